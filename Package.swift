@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// NetKit has no package dependencies: Foundation, Dispatch, Synchronization and the
+// system libcurl (NetCurl only) are all it needs.
+let package = Package(
+    name: "NetKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "NetCore", targets: ["NetCore"]),
+        .library(name: "NetPlugins", targets: ["NetPlugins"]),
+        .library(name: "NetBatch", targets: ["NetBatch"]),
+        .library(name: "NetChain", targets: ["NetChain"]),
+        .library(name: "NetCurl", targets: ["NetCurl"]),
+        .executable(name: "NetDemo", targets: ["NetDemo"]),
+    ],
+    targets: [
+        .target(name: "NetCore"),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "NetCurl", dependencies: ["NetCore", "CCurl"]),
+        .target(name: "NetPlugins", dependencies: ["NetCore"]),
+        .target(name: "NetBatch", dependencies: ["NetCore"]),
+        .target(name: "NetChain", dependencies: ["NetCore"]),
+        .executableTarget(
+            name: "NetDemo",
+            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
+        ),
+        .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
+        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetCurl"]),
+        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins"]),
+        .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),
+        .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["NetCore", "NetCurl", "NetPlugins", "NetBatch", "NetChain"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

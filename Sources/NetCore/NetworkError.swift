@@ -1,0 +1,153 @@
+import Foundation
+
+/// Every way a NetKit request can fail. Each case's ``description`` says what failed and what to do.
+public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    // MARK: Building the request (nothing was sent)
+
+    /// The target's base URL and path make no valid URL.
+    case invalidURL(target: String, reason: String)
+    /// A body or parameter could not be encoded (for example `Double.nan` in JSON).
+    case encodingFailed(target: String, reason: String)
+    /// A file to upload is missing or unreadable.
+    case unreadableFile(target: String, url: URL, reason: String)
+    /// The request is malformed in another way.
+    case invalidRequest(target: String, reason: String)
+
+    // MARK: Transport
+
+    /// No connection could be made (refused, unreachable).
+    case connectionFailed(host: String, reason: String)
+    /// The host name could not be resolved.
+    case dnsFailure(host: String)
+    /// The request did not finish within its timeout.
+    case timedOut
+    /// TLS failed: untrusted certificate, name mismatch, handshake error.
+    case tlsFailure(host: String, reason: String)
+    /// The server's public key matched none of the pins for the host.
+    case pinningFailed(host: String)
+    /// The request carries a ``TLSPolicy`` this transport cannot enforce; it was not sent.
+    case tlsPolicyUnsupported(transport: String, host: String)
+    /// The connection was reset or closed mid-exchange.
+    case connectionLost(reason: String)
+    /// The body ended before the length the server announced.
+    case truncatedResponse(expected: Int64?, received: Int64)
+    /// The response could not be read (malformed headers, bad chunking, corrupt compression).
+    case invalidResponse(reason: String)
+    /// Too many redirects, a loop, or a redirect that policy forbids (https to http).
+    case redirectRefused(reason: String)
+    /// Writing or moving a downloaded file failed.
+    case fileSystem(reason: String)
+    /// Any other transport failure.
+    case transport(reason: String)
+
+    // MARK: Response
+
+    /// The status code failed the target's ``Validation``. The response, body included, is kept.
+    case unacceptableStatus(Response)
+    /// The body could not be decoded as `type`.
+    case decodingFailed(type: String, keyPath: String?, reason: String, bodyExcerpt: String)
+    /// A business-level code in the body was rejected (see the response-code plugin).
+    case businessCode(code: String, message: String?, response: Response)
+
+    // MARK: Control flow
+
+    /// The calling task or `Provider.cancelAll()` cancelled the request.
+    case cancelled
+    /// A plugin's `willSend` stopped the request before it was sent.
+    case stopped(plugin: String, reason: String)
+    /// A cache-only request found nothing in the cache.
+    case noCachedResponse
+    /// A plugin failed in a hook (for example a token refresh that failed).
+    case pluginFailed(plugin: String, reason: String)
+
+    /// The response, for cases that carry one.
+    public var response: Response? {
+        switch self {
+        case .unacceptableStatus(let response), .businessCode(_, _, let response): response
+        default: nil
+        }
+    }
+
+    /// The HTTP status code, for cases that carry a response.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// Whether trying again might succeed: timeouts, lost connections, failed connects, DNS.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .connectionLost, .connectionFailed, .dnsFailure, .truncatedResponse: true
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let target, let reason):
+            "Invalid URL for \(target): \(reason). Check the target's baseURL and path."
+        case .encodingFailed(let target, let reason):
+            "Could not encode the body of \(target): \(reason)."
+        case .unreadableFile(let target, let url, let reason):
+            "Cannot read the upload file \(url.path) for \(target): \(reason). Check that it exists and is readable."
+        case .invalidRequest(let target, let reason):
+            "Invalid request \(target): \(reason)."
+        case .connectionFailed(let host, let reason):
+            "Could not connect to \(host): \(reason). Is the server running and reachable?"
+        case .dnsFailure(let host):
+            "Could not resolve the host name \(host)."
+        case .timedOut:
+            "The request timed out. Raise the target's or the provider's timeout if the server is just slow."
+        case .tlsFailure(let host, let reason):
+            "TLS failed for \(host): \(reason)."
+        case .pinningFailed(let host):
+            "The public key of \(host) matches none of its pins; the connection was refused."
+        case .tlsPolicyUnsupported(let transport, let host):
+            "\(transport) cannot enforce the TLS policy (pins or trusted certificates) for \(host); the request was not sent. Use CurlTransport."
+        case .connectionLost(let reason):
+            "The connection was lost: \(reason)."
+        case .truncatedResponse(let expected, let received):
+            "The response body was cut short: received \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes."
+        case .invalidResponse(let reason):
+            "The server sent an invalid response: \(reason)."
+        case .redirectRefused(let reason):
+            "A redirect was refused: \(reason)."
+        case .fileSystem(let reason):
+            "A file operation failed: \(reason)."
+        case .transport(let reason):
+            "The request failed: \(reason)."
+        case .unacceptableStatus(let response):
+            "Status \(response.statusCode) is not accepted for \(response.request.description). Body: \(Response.excerpt(of: response.data))"
+        case .decodingFailed(let type, let keyPath, let reason, let excerpt):
+            "Could not decode \(type)\(keyPath.map { " at key path \"\($0)\"" } ?? ""): \(reason). Body starts: \(excerpt)"
+        case .businessCode(let code, let message, let response):
+            "The server answered business code \(code)\(message.map { " (\($0))" } ?? "") for \(response.request.description)."
+        case .cancelled:
+            "The request was cancelled."
+        case .stopped(let plugin, let reason):
+            "\(plugin) stopped the request before it was sent: \(reason)."
+        case .noCachedResponse:
+            "No cached response is available and the cache policy forbids the network."
+        case .pluginFailed(let plugin, let reason):
+            "\(plugin) failed: \(reason)."
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+extension NetworkError {
+    /// Wraps any error as a ``NetworkError``: passes ``NetworkError`` through, maps cancellation.
+    public init(_ error: any Error) {
+        if let error = error as? NetworkError {
+            self = error
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self = .transport(reason: String(describing: error))
+        }
+    }
+
+    /// Whether this is ``cancelled``.
+    public var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The request's path: build, prepare, willSend, send, validate, succeed/failure (maybe retry),
+/// process. See ``Plugin`` for the rules each hook follows.
+struct Pipeline: Sendable {
+    let transport: any Transport
+    let plugins: PluginManager
+    let configuration: ProviderConfiguration
+    let builder: RequestBuilder
+
+    init(transport: any Transport, plugins: PluginManager, configuration: ProviderConfiguration) {
+        self.transport = transport
+        self.plugins = plugins
+        self.configuration = configuration
+        self.builder = RequestBuilder(configuration: configuration)
+    }
+
+    func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
+        let id = UUID()
+        var context = RequestContext()
+        var attempt = 1
+        while true {
+            let request: Request
+            do {
+                request = try builder.build(target, id: id, attempt: attempt, context: context)
+            } catch {
+                let fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
+                return await plugins.process(.failure(error), for: fallback)
+            }
+            let (outcome, finalRequest) = await attemptOnce(request, events: events)
+            switch outcome {
+            case .finished(let result):
+                return await plugins.process(result, for: finalRequest)
+            case .retry(let delay, let result):
+                guard attempt < configuration.maxAttempts else {
+                    return await plugins.process(result, for: finalRequest)
+                }
+                if delay > .zero {
+                    do {
+                        try await Task.sleep(for: delay)
+                    } catch {
+                        return await plugins.process(.failure(.cancelled), for: finalRequest)
+                    }
+                }
+                guard !Task.isCancelled else {
+                    return await plugins.process(.failure(.cancelled), for: finalRequest)
+                }
+                attempt += 1
+                context = finalRequest.context
+            }
+        }
+    }
+
+    private enum AttemptOutcome {
+        case finished(Result<Response, NetworkError>)
+        case retry(after: Duration, Result<Response, NetworkError>)
+    }
+
+    /// One attempt from prepare to the succeed/failure decision.
+    private func attemptOnce(_ built: Request, events: PipelineEvents) async -> (AttemptOutcome, Request) {
+        var request = built
+        switch await plugins.prepare(&request, onProvisional: events.onProvisional) {
+        case .send: break
+        case .respond(let response): return (.finished(.success(response)), request)
+        case .fail(let error): return (.finished(.failure(error)), request)
+        }
+        if Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
+        if let stop = await plugins.willSend(request) { return (.finished(.failure(stop)), request) }
+
+        let result = await send(request, progress: events.onProgress)
+        switch result {
+        case .success(let response):
+            switch await plugins.succeed(response, for: request) {
+            case .proceed: return (.finished(result), request)
+            case .retry(let delay): return (.retry(after: delay, result), request)
+            }
+        case .failure(let error):
+            let decision = await plugins.failure(error, for: request)
+            if error.isCancellation || Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
+            switch decision {
+            case .proceed: return (.finished(result), request)
+            case .retry(let delay): return (.retry(after: delay, result), request)
+            case .recover(let response): return (.finished(.success(response)), request)
+            }
+        }
+    }
+
+    /// Transport plus validation.
+    private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
+        if request.tls != nil, !transport.capabilities.contains(.tlsPolicy) {
+            return .failure(.tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host))
+        }
+        let response: Response
+        do {
+            response = try await transport.send(request, progress: progress)
+        } catch {
+            return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+        }
+        guard request.target.validation.accepts(response.statusCode) else {
+            return .failure(.unacceptableStatus(response))
+        }
+        return .success(response)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Runs an ordered list of plugins with the semantics documented on ``Plugin``.
+///
+/// ``Provider`` uses it for every request; it is public for code that drives its own transport
+/// but wants the same plugin behaviour.
+public struct PluginManager: Sendable {
+    /// The plugins, in the order their hooks run.
+    public let plugins: [any Plugin]
+
+    /// Creates a manager for `plugins`.
+    public init(_ plugins: [any Plugin]) {
+        self.plugins = plugins
+    }
+
+    /// The outcome of the prepare phase.
+    public enum PrepareOutcome: Sendable {
+        /// Every plugin proceeded: send the request.
+        case send
+        /// A plugin answered; skip the transport.
+        case respond(Response)
+        /// A plugin threw.
+        case fail(NetworkError)
+    }
+
+    /// Runs `prepare` in order. Provisional responses go to `onProvisional`.
+    public func prepare(
+        _ request: inout Request, onProvisional: (@Sendable (Response) -> Void)? = nil
+    ) async -> PrepareOutcome {
+        for plugin in plugins {
+            do {
+                switch try await plugin.prepare(&request) {
+                case .proceed: continue
+                case .respond(let response): return .respond(response)
+                case .provisional(let response): onProvisional?(response)
+                }
+            } catch {
+                if let error = error as? NetworkError { return .fail(error) }
+                if error is CancellationError { return .fail(.cancelled) }
+                return .fail(.pluginFailed(plugin: plugin.name, reason: String(describing: error)))
+            }
+        }
+        return .send
+    }
+
+    /// Runs `willSend` on every plugin; returns the first stop as an error, or `nil` to send.
+    public func willSend(_ request: Request) async -> NetworkError? {
+        var stop: NetworkError?
+        for plugin in plugins {
+            if case .stop(let reason) = await plugin.willSend(request), stop == nil {
+                stop = .stopped(plugin: plugin.name, reason: reason)
+            }
+        }
+        return stop
+    }
+
+    /// Runs `succeed` on every plugin; returns the first non-`.proceed` decision.
+    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        var decision = RetryAction.proceed
+        for plugin in plugins {
+            let action = await plugin.succeed(response, for: request)
+            if case .proceed = decision { decision = action }
+        }
+        return decision
+    }
+
+    /// Runs `failure` on every plugin; returns the first non-`.proceed` decision.
+    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+        var decision = FailureAction.proceed
+        for plugin in plugins {
+            let action = await plugin.failure(error, for: request)
+            if case .proceed = decision { decision = action }
+        }
+        return decision
+    }
+
+    /// Runs `process` in order, each plugin transforming the previous result.
+    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+        var result = result
+        for plugin in plugins {
+            result = await plugin.process(result, for: request)
+        }
+        return result
+    }
+}

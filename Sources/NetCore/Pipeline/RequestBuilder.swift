@@ -1,0 +1,110 @@
+import Foundation
+
+/// Turns a target into a ``Request`` (the "build" step). Fails with a ``NetworkError`` naming the
+/// target and the problem; nothing is sent for a request that fails here.
+struct RequestBuilder: Sendable {
+    let configuration: ProviderConfiguration
+    private let generalHeaders: HTTPHeaders
+
+    init(configuration: ProviderConfiguration) {
+        self.configuration = configuration
+        self.generalHeaders = HTTPHeaders(configuration.headers)
+    }
+
+    func build(_ target: any TargetType, id: UUID, attempt: Int, context: RequestContext) throws(NetworkError) -> Request {
+        var query = configuration.queryParameters
+        var headers = generalHeaders
+        var body = RequestBody.none
+        var download: DownloadDestination?
+        try encode(target.content, for: target, query: &query, headers: &headers, body: &body, download: &download)
+        for (name, value) in target.headers { headers[name] = value }
+        let url = try makeURL(for: target, query: query)
+        return Request(
+            method: target.method, url: url, headers: headers, body: body,
+            timeout: target.timeout ?? configuration.timeout, download: download,
+            context: context, attempt: attempt, id: id, target: target
+        )
+    }
+
+    /// A request standing in when building failed, so `process` still has something to look at.
+    func fallbackRequest(for target: any TargetType, id: UUID, attempt: Int, context: RequestContext) -> Request {
+        Request(method: target.method, url: configuration.baseURL ?? target.baseURL,
+                timeout: target.timeout ?? configuration.timeout, context: context, attempt: attempt, id: id, target: target)
+    }
+
+    private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {
+        let base = configuration.baseURL ?? target.baseURL
+        let name = targetDescription(target)
+        guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
+            throw .invalidURL(target: name, reason: "the base URL \"\(base.absoluteString)\" is not an absolute http(s) URL")
+        }
+        guard let path = PercentEncoding.encodePath(target.path) else {
+            throw .invalidURL(target: name, reason: "the path \"\(target.path)\" contains a \"%\" that does not start a valid %XX escape")
+        }
+        var text = base.absoluteString
+        if !path.isEmpty {
+            if text.hasSuffix("/") { text.removeLast() }
+            text += path.hasPrefix("/") ? path : "/" + path
+        }
+        if !query.isEmpty {
+            let encoded = configuration.parameterEncoding.encode(query)
+            if !encoded.isEmpty { text += (base.query == nil ? "?" : "&") + encoded }
+        }
+        guard let url = URL(string: text) else {
+            throw .invalidURL(target: name, reason: "\"\(text)\" is not a valid URL")
+        }
+        return url
+    }
+
+    private func encode(
+        _ content: RequestContent, for target: any TargetType, query: inout Parameters,
+        headers: inout HTTPHeaders, body: inout RequestBody, download: inout DownloadDestination?
+    ) throws(NetworkError) {
+        func setContentType(_ value: String) {
+            if !headers.contains("Content-Type") { headers["Content-Type"] = value }
+        }
+        switch content {
+        case .plain:
+            break
+        case .query(let parameters):
+            query = query.merging(parameters)
+        case .data(let data, let contentType):
+            body = .data(data)
+            setContentType(contentType)
+        case .json(let value):
+            do {
+                body = .data(try configuration.jsonEncoder.encode(value))
+            } catch {
+                throw .encodingFailed(target: targetDescription(target), reason: Self.describe(error))
+            }
+            setContentType("application/json")
+        case .form(let parameters):
+            body = .data(Data(configuration.parameterEncoding.encode(parameters).utf8))
+            setContentType("application/x-www-form-urlencoded; charset=utf-8")
+        case .multipart(let parts):
+            let multipart = try MultipartEncoder.encode(parts, target: targetDescription(target))
+            body = .multipart(multipart)
+            setContentType(multipart.contentType)
+        case .file(let url, let contentType):
+            try MultipartEncoder.checkReadable(url, target: targetDescription(target))
+            body = .file(url)
+            setContentType(contentType)
+        case .download(let url, let resumable):
+            guard url.isFileURL else {
+                throw .invalidRequest(target: targetDescription(target), reason: "the download destination \(url) is not a file URL")
+            }
+            download = DownloadDestination(url: url, resumable: resumable)
+        case .withQuery(let inner, let parameters):
+            try encode(inner, for: target, query: &query, headers: &headers, body: &body, download: &download)
+            query = query.merging(parameters)
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case .invalidValue(let value, let context) = error as? EncodingError {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(value) cannot be encoded\(path.isEmpty ? "" : " at \(path)"): \(context.debugDescription)"
+        }
+        return String(describing: error)
+    }
+}

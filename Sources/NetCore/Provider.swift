@@ -1,0 +1,149 @@
+import Foundation
+import Synchronization
+
+/// Sends a ``TargetType``'s requests through a ``Transport`` and an ordered list of ``Plugin``s.
+///
+/// ```swift
+/// let provider = Provider<HTTPBin>(plugins: [LoggerPlugin()],
+///                                  configuration: ProviderConfiguration(baseURL: url))
+/// let echo = try await provider.request(.get(["q": "x"]), as: Echo.self, atKeyPath: "args")
+/// ```
+///
+/// Every method runs the same pipeline (see ``Plugin``). Errors are always ``NetworkError``.
+/// A request keeps running when the caller drops the provider; cancel it through its `Task`,
+/// the returned ``Cancellable``, or ``cancelAll()``.
+public final class Provider<Target: TargetType>: Sendable {
+    /// The transport that sends requests.
+    public let transport: any Transport
+    /// The plugins, in hook order.
+    public let plugins: [any Plugin]
+    /// Shared settings.
+    public let configuration: ProviderConfiguration
+
+    private let pipeline: Pipeline
+    private let inFlight = InFlightRegistry()
+
+    /// Creates a provider.
+    /// - Parameters:
+    ///   - transport: Sends the requests. Default: ``URLSessionTransport``.
+    ///   - plugins: Run in this order for every request.
+    ///   - configuration: Base URL, headers, query, timeout, attempts and coders for every request.
+    public init(
+        transport: any Transport = URLSessionTransport(), plugins: [any Plugin] = [],
+        configuration: ProviderConfiguration = ProviderConfiguration()
+    ) {
+        self.transport = transport
+        self.plugins = plugins
+        self.configuration = configuration
+        self.pipeline = Pipeline(transport: transport, plugins: PluginManager(plugins), configuration: configuration)
+    }
+
+    /// Sends `target` and returns the final response (after every plugin's `process`).
+    /// - Throws: ``NetworkError``.
+    public func request(_ target: Target) async throws(NetworkError) -> Response {
+        try await run(target, events: PipelineEvents()).get()
+    }
+
+    /// Sends `target` and decodes the body (or the value at the dot-separated `keyPath`) with the
+    /// configuration's decoder.
+    /// - Throws: ``NetworkError``, ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` when decoding fails.
+    public func request<T: Decodable>(_ target: Target, as type: T.Type = T.self, atKeyPath keyPath: String? = nil) async throws(NetworkError) -> T {
+        let response = try await request(target)
+        return try response.decode(T.self, atKeyPath: keyPath, using: configuration.jsonDecoder)
+    }
+
+    /// Sends `target` and streams its responses: provisional ones a plugin offers first (a cached
+    /// copy under cache-then-network), then the final one. The stream finishes after the final
+    /// response or throws its ``NetworkError``. Cancelling the iterating task cancels the request.
+    public func responses(_ target: Target) -> AsyncThrowingStream<Response, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Response, any Error>.makeStream()
+        let events = PipelineEvents(onProvisional: { continuation.yield($0) })
+        let task = Task { [self] in
+            switch await run(target, events: events) {
+            case .success(let response):
+                continuation.yield(response)
+                continuation.finish()
+            case .failure(let error):
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Starts `target` and reports upload and download progress.
+    ///
+    /// ```swift
+    /// let transfer = provider.transfer(.download(to: file))
+    /// for await event in transfer.events { if case .progress(let p) = event { print(p.fractionCompleted ?? 0) } }
+    /// let response = try await transfer.response()
+    /// ```
+    public func transfer(_ target: Target) -> Transfer {
+        let (events, continuation) = AsyncStream<TransferEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let pipelineEvents = PipelineEvents(onProgress: { continuation.yield(.progress($0)) })
+        let task = Task { [self] in
+            let result = await run(target, events: pipelineEvents)
+            continuation.yield(.finished(result))
+            continuation.finish()
+            return result
+        }
+        return Transfer(events: events, task: task)
+    }
+
+    /// Sends `target` and calls `completion` once with the result, for code without async/await.
+    /// - Returns: A handle that cancels the request; `completion` then receives ``NetworkError/cancelled``.
+    @discardableResult
+    public func send(_ target: Target, completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void) -> any Cancellable {
+        let task = Task { [self] in
+            completion(await run(target, events: PipelineEvents()))
+        }
+        return TaskCancellable(task)
+    }
+
+    /// Cancels every request of this provider that is in flight now.
+    public func cancelAll() {
+        inFlight.cancelAll()
+    }
+
+    /// Runs the pipeline in its own task, so ``cancelAll()`` can cancel it and it outlives a
+    /// dropped provider; the caller's cancellation is forwarded.
+    private func run(_ target: Target, events: PipelineEvents) async -> Result<Response, NetworkError> {
+        let pipeline = pipeline
+        let task = Task { await pipeline.run(target, events: events) }
+        let token = inFlight.insert(task)
+        defer { inFlight.remove(token) }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+}
+
+/// Signals a provider's pipeline sends to stream consumers.
+struct PipelineEvents: Sendable {
+    var onProvisional: (@Sendable (Response) -> Void)?
+    var onProgress: ProgressHandler?
+}
+
+/// The tasks a provider is running, so `cancelAll()` can reach them.
+private final class InFlightRegistry: Sendable {
+    private let tasks = Mutex<(next: Int, running: [Int: Task<Result<Response, NetworkError>, Never>])>((0, [:]))
+
+    func insert(_ task: Task<Result<Response, NetworkError>, Never>) -> Int {
+        tasks.withLock { state in
+            state.next += 1
+            state.running[state.next] = task
+            return state.next
+        }
+    }
+
+    func remove(_ token: Int) {
+        _ = tasks.withLock { $0.running.removeValue(forKey: token) }
+    }
+
+    func cancelAll() {
+        let running = tasks.withLock { Array($0.running.values) }
+        for task in running { task.cancel() }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A fully built HTTP request, as plugins and transports see it.
+///
+/// Platform-neutral (not a `URLRequest`): each transport translates it. Plugins may change any
+/// `var` in ``Plugin/prepare(_:)``.
+public struct Request: Sendable, CustomStringConvertible {
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The full URL, query included.
+    public var url: URL
+    /// The header fields (case-insensitive names).
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: RequestBody
+    /// The whole-request deadline, measured from the moment the transport starts sending.
+    public var timeout: Duration
+    /// Where a download is written, or `nil` for responses kept in memory.
+    public var download: DownloadDestination?
+    /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
+    /// fails the request instead of sending it.
+    public var tls: TLSPolicy?
+    /// Values plugins pass along; kept across retries of the same call.
+    public var context: RequestContext
+    /// Which attempt this is, starting at 1.
+    public internal(set) var attempt: Int
+    /// Identifies the call; the same for every attempt.
+    public let id: UUID
+    /// The target this request was built from.
+    public let target: any TargetType
+
+    /// Creates a request. ``Provider`` builds requests for you; this is for transports and tests.
+    public init(
+        method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .none,
+        timeout: Duration = .seconds(60), download: DownloadDestination? = nil, tls: TLSPolicy? = nil,
+        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = UUID(), target: any TargetType
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.download = download
+        self.tls = tls
+        self.context = context
+        self.attempt = attempt
+        self.id = id
+        self.target = target
+    }
+
+    /// The URL's host, or an empty string.
+    public var host: String { url.host ?? "" }
+
+    /// `GET https://example.com/path`.
+    public var description: String { "\(method) \(url.absoluteString)" }
+}
+
+/// Where and how a download is stored.
+public struct DownloadDestination: Sendable, Hashable {
+    /// The final file location.
+    public var url: URL
+    /// Whether an interrupted download continues from a partial file.
+    public var resumable: Bool
+
+    /// Creates a destination.
+    public init(url: URL, resumable: Bool = false) {
+        self.url = url
+        self.resumable = resumable
+    }
+
+    /// Where a resumable download keeps its partial bytes: beside the destination.
+    public var partialFileURL: URL {
+        url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".netkit-partial")
+    }
+}
+
+/// TLS requirements for one request: public-key pins and extra trusted certificates.
+///
+/// Attached by ``Plugin``s (the pinning plugin) and enforced by the transport. A transport that
+/// cannot enforce a policy fails the request with ``NetworkError/tlsPolicyUnsupported(transport:host:)``.
+public struct TLSPolicy: Sendable, Hashable {
+    /// Base64 SHA-256 digests of acceptable SubjectPublicKeyInfo (the value after `sha256//`).
+    /// Empty means no pinning.
+    public var pinnedKeyHashes: [String]
+    /// Extra certificates to trust (PEM or DER), for self-signed or private-CA servers.
+    public var trustedCertificates: [Data]
+    /// Whether the certificate's name must match the host. On by default.
+    public var validatesHost: Bool
+
+    /// Creates a policy.
+    public init(pinnedKeyHashes: [String] = [], trustedCertificates: [Data] = [], validatesHost: Bool = true) {
+        self.pinnedKeyHashes = pinnedKeyHashes
+        self.trustedCertificates = trustedCertificates
+        self.validatesHost = validatesHost
+    }
+}
+
+/// A key for a value in ``RequestContext``.
+///
+/// ```swift
+/// enum StartTimeKey: RequestContextKey { static let defaultValue: ContinuousClock.Instant? = nil }
+/// request.context[StartTimeKey.self] = .now
+/// ```
+public protocol RequestContextKey {
+    /// The stored value's type.
+    associatedtype Value: Sendable
+    /// The value read when none was set.
+    static var defaultValue: Value { get }
+}
+
+/// Typed values that plugins attach to a request and read in later hooks.
+public struct RequestContext: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    /// Creates an empty context.
+    public init() {}
+
+    /// The value for `key`, or its default.
+    public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
+        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The body of a built ``Request``: nothing, bytes in memory, a file, or a multipart sequence.
+///
+/// Files are referenced, not loaded: transports stream them.
+public enum RequestBody: Sendable {
+    case none
+    case data(Data)
+    case file(URL)
+    case multipart(MultipartBody)
+
+    /// The body's length in bytes when known without reading it (`nil` for none).
+    public var contentLength: Int64? {
+        switch self {
+        case .none: nil
+        case .data(let data): Int64(data.count)
+        case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        case .multipart(let body): body.contentLength
+        }
+    }
+
+    /// The body's segments in order, for streaming readers.
+    public var segments: [BodySegment] {
+        switch self {
+        case .none: []
+        case .data(let data): [.data(data)]
+        case .file(let url): [.file(url)]
+        case .multipart(let body): body.segments
+        }
+    }
+
+    /// The whole body in memory, when it holds no files; `nil` otherwise.
+    public var inMemoryData: Data? {
+        switch self {
+        case .none: Data()
+        case .data(let data): data
+        case .file: nil
+        case .multipart(let body): body.inMemoryData
+        }
+    }
+}
+
+/// A run of body bytes: in memory, or a whole file.
+public enum BodySegment: Sendable {
+    case data(Data)
+    case file(URL)
+}
+
+/// An encoded `multipart/form-data` body as segments (headers in memory, file parts by reference).
+public struct MultipartBody: Sendable {
+    /// The boundary between parts.
+    public let boundary: String
+    /// The segments, in wire order.
+    public let segments: [BodySegment]
+    /// The total length in bytes.
+    public let contentLength: Int64
+
+    /// The `Content-Type` header value, with the boundary.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    /// The body as one `Data` when no part is a file.
+    public var inMemoryData: Data? {
+        var data = Data()
+        for segment in segments {
+            guard case .data(let bytes) = segment else { return nil }
+            data.append(bytes)
+        }
+        return data
+    }
+
+    init(boundary: String, segments: [BodySegment], contentLength: Int64) {
+        self.boundary = boundary
+        self.segments = segments
+        self.contentLength = contentLength
+    }
+}
+
+/// Reads a body's segments in order into caller buffers, one file open at a time.
+///
+/// Transports use it to stream bodies of any size with constant memory.
+/// Not thread-safe: one reader per transfer, used from one thread at a time.
+public final class BodyStreamReader {
+    private var segments: ArraySlice<BodySegment>
+    private var currentData: Data?
+    private var dataOffset = 0
+    private var currentFile: FileHandle?
+
+    /// Creates a reader over `body`.
+    public init(_ body: RequestBody) {
+        segments = body.segments[...]
+    }
+
+    deinit { try? currentFile?.close() }
+
+    /// Copies up to `buffer.count` bytes into `buffer`; returns 0 at the end of the body.
+    /// Throws when a file cannot be opened or read.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            if let data = currentData {
+                let count = min(buffer.count, data.count - dataOffset)
+                if count > 0 {
+                    data.withUnsafeBytes { source in
+                        buffer.baseAddress!.copyMemory(from: source.baseAddress! + dataOffset, byteCount: count)
+                    }
+                    dataOffset += count
+                    return count
+                }
+                currentData = nil
+            }
+            if let file = currentFile {
+                let chunk = try file.read(upToCount: buffer.count) ?? Data()
+                if !chunk.isEmpty {
+                    chunk.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: chunk.count)
+                    return chunk.count
+                }
+                try file.close()
+                currentFile = nil
+            }
+            guard let next = segments.popFirst() else { return 0 }
+            switch next {
+            case .data(let data):
+                currentData = data
+                dataOffset = 0
+            case .file(let url):
+                currentFile = try FileHandle(forReadingFrom: url)
+            }
+        }
+    }
+
+    /// Writes the whole body to `url` in 256 KiB chunks.
+    public func write(to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let output = try FileHandle(forWritingTo: url)
+        defer { try? output.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try read(into: buffer)
+            if count == 0 { break }
+            try output.write(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}

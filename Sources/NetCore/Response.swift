@@ -1,0 +1,164 @@
+import Foundation
+
+/// An HTTP response with the request that produced it.
+public struct Response: Sendable, CustomStringConvertible {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The header fields (case-insensitive names).
+    public var headers: HTTPHeaders
+    /// The body. Empty for downloads to disk (see ``fileURL``).
+    public var data: Data
+    /// Where a download was written.
+    public var fileURL: URL?
+    /// The request as it was sent (after every plugin's `prepare`).
+    public var request: Request
+    /// Where the response came from.
+    public var source: ResponseSource
+    /// Details when the response came from a cache.
+    public var cacheInfo: CacheInfo?
+    /// Timings and sizes, when the transport measured them.
+    public var metrics: ResponseMetrics?
+
+    /// Creates a response, for stubs, plugins answering in `prepare`, and transports.
+    public init(
+        statusCode: Int, headers: HTTPHeaders = [:], data: Data = Data(), request: Request,
+        fileURL: URL? = nil, source: ResponseSource = .network, metrics: ResponseMetrics? = nil
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.data = data
+        self.request = request
+        self.fileURL = fileURL
+        self.source = source
+        self.metrics = metrics
+    }
+
+    /// The body as text (UTF-8 by default); `nil` when it is not valid in that encoding.
+    public func string(encoding: String.Encoding = .utf8) -> String? {
+        String(data: data, encoding: encoding)
+    }
+
+    /// The body parsed with `JSONSerialization` (fragments allowed).
+    public func json() throws(NetworkError) -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw .decodingFailed(type: "JSON", keyPath: nil, reason: error.localizedDescription,
+                                  bodyExcerpt: Self.excerpt(of: data))
+        }
+    }
+
+    /// Decodes the body, or the value at a dot-separated `keyPath` such as `"data.user"`.
+    ///
+    /// - Throws: ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` naming the type,
+    ///   the key path and the start of the body.
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder()
+    ) throws(NetworkError) -> T {
+        let typeName = String(describing: T.self)
+        do {
+            guard let keyPath, !keyPath.isEmpty else { return try decoder.decode(T.self, from: data) }
+            var node: Any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            for component in keyPath.split(separator: ".") {
+                guard let object = node as? [String: Any], let child = object[String(component)] else {
+                    throw NetworkError.decodingFailed(type: typeName, keyPath: keyPath,
+                                          reason: "no value for key \"\(component)\"", bodyExcerpt: Self.excerpt(of: data))
+                }
+                node = child
+            }
+            let subtree = try JSONSerialization.data(withJSONObject: node, options: [.fragmentsAllowed])
+            return try decoder.decode(T.self, from: subtree)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw .decodingFailed(type: typeName, keyPath: keyPath, reason: Self.describe(error), bodyExcerpt: Self.excerpt(of: data))
+        }
+    }
+
+    public var description: String { "\(statusCode) \(request.description) (\(data.count) bytes, \(source))" }
+
+    /// The first 200 characters of a body, for error messages.
+    static func excerpt(of data: Data) -> String {
+        let prefix = data.prefix(200)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return data.count > 200 ? text + "…" : text
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            "missing key \"\(key.stringValue)\" at \(path(context))"
+        case .typeMismatch(let type, let context)?:
+            "expected \(type) at \(path(context)): \(context.debugDescription)"
+        case .valueNotFound(let type, let context)?:
+            "null where \(type) was expected at \(path(context))"
+        case .dataCorrupted(let context)?:
+            "invalid data at \(path(context)): \(context.debugDescription)"
+        default:
+            String(describing: error)
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? "the top level" : path
+    }
+}
+
+/// Where a ``Response`` came from.
+public enum ResponseSource: String, Sendable, Hashable, CustomStringConvertible {
+    /// From the transport.
+    case network
+    /// From a cache (see ``Response/cacheInfo``).
+    case cache
+    /// From ``StubTransport``.
+    case stub
+
+    public var description: String { rawValue }
+}
+
+/// Details of a response answered from a cache.
+public struct CacheInfo: Sendable, Hashable {
+    /// How old the stored entry is.
+    public var age: Duration
+    /// Whether the entry was past its expiry and served anyway (for example while offline).
+    public var isStale: Bool
+
+    /// Creates cache details.
+    public init(age: Duration, isStale: Bool) {
+        self.age = age
+        self.isStale = isStale
+    }
+}
+
+/// Timings and sizes of one exchange, as far as the transport can tell.
+public struct ResponseMetrics: Sendable, Hashable {
+    /// When sending started.
+    public var startDate: Date
+    /// The whole exchange, from sending the request to receiving the last byte.
+    public var duration: Duration
+    /// Time until the connection was ready (DNS, TCP, TLS), when known.
+    public var connectDuration: Duration?
+    /// Time until the first response byte, when known.
+    public var timeToFirstByte: Duration?
+    /// Request body bytes sent.
+    public var bytesSent: Int64
+    /// Response body bytes received.
+    public var bytesReceived: Int64
+    /// The HTTP version, such as `"HTTP/1.1"` or `"HTTP/2"`, when known.
+    public var httpVersion: String?
+
+    /// Creates metrics.
+    public init(
+        startDate: Date, duration: Duration, connectDuration: Duration? = nil, timeToFirstByte: Duration? = nil,
+        bytesSent: Int64 = 0, bytesReceived: Int64 = 0, httpVersion: String? = nil
+    ) {
+        self.startDate = startDate
+        self.duration = duration
+        self.connectDuration = connectDuration
+        self.timeToFirstByte = timeToFirstByte
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.httpVersion = httpVersion
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Sends built requests. ``URLSessionTransport``, `CurlTransport` and ``StubTransport`` are
+/// interchangeable: plugins and providers never know which one runs.
+///
+/// ## Error contract
+/// Throw ``NetworkError`` (other errors are wrapped as ``NetworkError/transport(reason:)``).
+/// Honour `Task` cancellation by throwing ``NetworkError/cancelled`` promptly, and end every
+/// request by ``Request/timeout`` with ``NetworkError/timedOut``. Return any status code: the
+/// provider validates it. A request whose ``Request/tls`` policy cannot be enforced must fail with
+/// ``NetworkError/tlsPolicyUnsupported(transport:host:)`` and never be sent.
+public protocol Transport: Sendable {
+    /// What this transport can do beyond plain requests.
+    var capabilities: TransportCapabilities { get }
+
+    /// Sends `request` and returns the response.
+    /// - Parameter progress: Called with upload and download progress, from any thread.
+    func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
+}
+
+public extension Transport {
+    /// Sends `request` without progress reporting.
+    func send(_ request: Request) async throws -> Response {
+        try await send(request, progress: nil)
+    }
+}
+
+/// Receives transfer progress; called from any thread.
+public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
+
+/// Progress of one direction of a transfer.
+public struct TransferProgress: Sendable, Hashable {
+    /// Which direction.
+    public enum Direction: Sendable, Hashable {
+        case upload
+        case download
+    }
+
+    /// Upload or download.
+    public var direction: Direction
+    /// Bytes transferred so far.
+    public var completedBytes: Int64
+    /// Total bytes expected, when known.
+    public var totalBytes: Int64?
+
+    /// Creates a progress value.
+    public init(direction: Direction, completedBytes: Int64, totalBytes: Int64?) {
+        self.direction = direction
+        self.completedBytes = completedBytes
+        self.totalBytes = totalBytes
+    }
+
+    /// `completedBytes / totalBytes` in 0...1, when the total is known.
+    public var fractionCompleted: Double? {
+        guard let totalBytes, totalBytes > 0 else { return nil }
+        return min(1, Double(completedBytes) / Double(totalBytes))
+    }
+}
+
+/// Optional abilities of a ``Transport``.
+public struct TransportCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Enforces ``TLSPolicy`` pins and trusted certificates.
+    public static let tlsPolicy = TransportCapabilities(rawValue: 1 << 0)
+    /// Speaks HTTP/2.
+    public static let http2 = TransportCapabilities(rawValue: 1 << 1)
+    /// Continues partial downloads with `Range`.
+    public static let resumableDownload = TransportCapabilities(rawValue: 1 << 2)
+    /// Reports upload and download progress.
+    public static let progress = TransportCapabilities(rawValue: 1 << 3)
+}

@@ -1,0 +1,539 @@
+#!/usr/bin/env python3
+"""NetKit fault server: misbehaving HTTP/1.1 endpoints for integration tests.
+
+Usage: fault_server.py [PORT]   (PORT 0 or omitted: the kernel picks a free port)
+The first line on stdout is always "PORT <n>". Binds 127.0.0.1 only. Python stdlib only.
+
+Endpoints (any method unless noted; query parameters in brackets):
+  /healthz                         200 "ok"
+  /reset-before-headers            reads the request, then RST (SO_LINGER 0) before any response byte
+  /reset-after-headers             200 headers with Content-Length 1000, 10 body bytes, then RST
+  /truncated                       Content-Length 1000, 100 body bytes, then a normal close (FIN)
+  /drip [count=20, interval_ms=100] Content-Length count, one byte ("*") every interval_ms
+  /hang                            reads the request and never answers (closes after 120 s, or
+                                   as soon as the client goes away)
+  /retry-after/seconds [n=1, status=503]  status (503 or 429 ...) with "Retry-After: n"
+  /retry-after/date    [n=1, status=503]  same, Retry-After as an HTTP-date at least n s ahead
+  /flaky [key, fail=1, status=503] the first `fail` requests for `key` answer `status` with
+                                   "Retry-After: 0"; later ones 200 {"key":K,"attempts":count}
+  /malformed-json                  200 application/json, body {"a": [1, 2,
+  /invalid-utf8                    200 text/plain; charset=utf-8, body b"\\xff\\xfe\\xfa"
+  /big-json [mb=50]                200 valid JSON array of ~mb MiB, streamed, exact Content-Length
+  /redirect-loop                   302 to itself
+  /redirect-other-host             302 to http://localhost:<port>/headers
+  /headers                         200 {"headers": {...request headers...}}
+  /corrupt-gzip                    200 Content-Encoding: gzip, garbage body
+  /cut-chunked                     Transfer-Encoding: chunked, one chunk, then close (no last chunk)
+  /auth/token          POST        200 {"token": "fresh-<n>"}, n increments per call
+  /auth/protected                  200 {"ok":true,"token":T} if "Authorization: Bearer T" is any
+                                   issued token, else 401 {"error":"unauthorized"} (no
+                                   WWW-Authenticate header on purpose)
+  /auth/refresh-count              200 {"count": n}  (number of /auth/token calls)
+  /auth/reset          POST        resets the count and forgets issued tokens
+      All /auth/* endpoints take an optional [key=K] namespace so parallel tests do not share state.
+  /range/<size> [cut=K]            bytes i % 251 for i in 0..<size; honours "Range: bytes=N-" and
+                                   "bytes=N-M" (206 + Content-Range), 416 with
+                                   "Content-Range: bytes */size" when N >= size; ETag "range-<size>";
+                                   If-Range with another value gives the full 200. cut=K closes the
+                                   connection after K body bytes of this response (for resume tests).
+  /range-ignored/<size>            same bytes, always 200 with the full body, ignores Range
+  /echo                            200 {"method","path","query","headers","body_length","sha256"}
+  /status/<n>                      status n with {"status": n} (no body for 204/304/HEAD)
+"""
+
+import email.utils
+import hashlib
+import json
+import math
+import os
+import select
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+CHUNK = 64 * 1024
+_PERIOD = 251
+_PATTERN = bytes(range(_PERIOD)) * ((CHUNK // _PERIOD) + 2)
+
+_state_lock = threading.Lock()
+_flaky_counts = {}          # key -> attempts
+_auth = {}                  # key -> {"count": int, "issued": set}
+
+
+def pattern_bytes(start, length):
+    """Bytes start..start+length of the sequence i % 251, length <= CHUNK."""
+    off = start % _PERIOD
+    return _PATTERN[off:off + length]
+
+
+def _auth_state(key):
+    st = _auth.get(key)
+    if st is None:
+        st = {"count": 0, "issued": set()}
+        _auth[key] = st
+    return st
+
+
+class _RequestBody:
+    """Reads (and discards while hashing) a request body: Content-Length or chunked."""
+
+    def __init__(self, handler):
+        self.h = handler
+
+    def iter_chunks(self):
+        h = self.h
+        te = (h.headers.get("Transfer-Encoding") or "").lower()
+        if "chunked" in te:
+            while True:
+                line = h.rfile.readline(65537)
+                if not line:
+                    raise ConnectionError("eof in chunk size")
+                size = int(line.split(b";", 1)[0].strip() or b"0", 16)
+                if size == 0:
+                    while True:  # trailers
+                        t = h.rfile.readline(65537)
+                        if not t or t in (b"\r\n", b"\n"):
+                            break
+                    return
+                remaining = size
+                while remaining > 0:
+                    data = h.rfile.read(min(CHUNK, remaining))
+                    if not data:
+                        raise ConnectionError("eof in chunk")
+                    remaining -= len(data)
+                    yield data
+                h.rfile.readline(65537)  # CRLF after chunk
+        else:
+            remaining = int(h.headers.get("Content-Length") or 0)
+            while remaining > 0:
+                data = h.rfile.read(min(CHUNK, remaining))
+                if not data:
+                    raise ConnectionError("eof in body")
+                remaining -= len(data)
+                yield data
+
+    def consume(self):
+        digest = hashlib.sha256()
+        n = 0
+        for data in self.iter_chunks():
+            digest.update(data)
+            n += len(data)
+        return n, digest.hexdigest()
+
+
+class FaultHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "NetKitFault/1.0"
+
+    def version_string(self):
+        return self.server_version
+
+    # ---- quiet -------------------------------------------------------------------------------
+    def log_message(self, format, *args):  # noqa: A002
+        pass
+
+    def log_error(self, format, *args):  # noqa: A002
+        pass
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def _send(self, status, body=b"", content_type="application/json", headers=None,
+              content_length=None):
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        no_body = self.command == "HEAD" or status in (204, 304) or 100 <= status < 200
+        if status not in (204, 304) and not (100 <= status < 200):
+            self.send_header("Content-Length",
+                             str(len(body) if content_length is None else content_length))
+        self.end_headers()
+        if body and not no_body:
+            self.wfile.write(body)
+
+    def _json(self, status, obj, headers=None):
+        self._send(status, json.dumps(obj).encode(), "application/json", headers)
+
+    def _rst(self):
+        """Abort the connection: SO_LINGER 0 then close the descriptor -> TCP RST."""
+        self.close_connection = True
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        try:
+            fd = self.connection.detach()   # the makefile()s keep the fd alive otherwise
+            os.close(fd)
+        except OSError:
+            pass
+
+    def _qint(self, name, default):
+        try:
+            return int(self.query.get(name, [default])[0])
+        except (TypeError, ValueError):
+            return default
+
+    def _qfloat(self, name, default):
+        try:
+            return float(self.query.get(name, [default])[0])
+        except (TypeError, ValueError):
+            return default
+
+    def _qstr(self, name, default=""):
+        return self.query.get(name, [default])[0]
+
+    # ---- dispatch ----------------------------------------------------------------------------
+    def _dispatch(self):
+        split = urlsplit(self.path)
+        self.route = split.path
+        self.query = parse_qs(split.query, keep_blank_values=True)
+        self._headers_sent = False
+        try:
+            # Always drain the request body so keep-alive stays in sync.
+            self.body_length, self.body_sha256 = _RequestBody(self).consume()
+            handler = self._route()
+            handler()
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
+            self.close_connection = True
+        except Exception as exc:  # never let one request kill the server
+            self.close_connection = True
+            try:
+                if not getattr(self, "_headers_sent", False):
+                    self._json(500, {"error": "fault server exception", "detail": repr(exc)},
+                               {"Connection": "close"})
+            except Exception:
+                pass
+
+    def send_response(self, code, message=None):
+        self._headers_sent = True
+        super().send_response(code, message)
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _dispatch
+
+    def _route(self):
+        p = self.route
+        exact = {
+            "/healthz": self.h_healthz,
+            "/reset-before-headers": self.h_reset_before_headers,
+            "/reset-after-headers": self.h_reset_after_headers,
+            "/truncated": self.h_truncated,
+            "/drip": self.h_drip,
+            "/hang": self.h_hang,
+            "/retry-after/seconds": self.h_retry_after_seconds,
+            "/retry-after/date": self.h_retry_after_date,
+            "/flaky": self.h_flaky,
+            "/malformed-json": self.h_malformed_json,
+            "/invalid-utf8": self.h_invalid_utf8,
+            "/big-json": self.h_big_json,
+            "/redirect-loop": self.h_redirect_loop,
+            "/redirect-other-host": self.h_redirect_other_host,
+            "/headers": self.h_headers,
+            "/corrupt-gzip": self.h_corrupt_gzip,
+            "/cut-chunked": self.h_cut_chunked,
+            "/auth/token": self.h_auth_token,
+            "/auth/protected": self.h_auth_protected,
+            "/auth/refresh-count": self.h_auth_refresh_count,
+            "/auth/reset": self.h_auth_reset,
+            "/echo": self.h_echo,
+        }
+        if p in exact:
+            return exact[p]
+        if p.startswith("/range/"):
+            return lambda: self.h_range(p[len("/range/"):], honour=True)
+        if p.startswith("/range-ignored/"):
+            return lambda: self.h_range(p[len("/range-ignored/"):], honour=False)
+        if p.startswith("/status/"):
+            return lambda: self.h_status(p[len("/status/"):])
+        return lambda: self._json(404, {"error": "not found", "path": p})
+
+    # ---- endpoints ---------------------------------------------------------------------------
+    def h_healthz(self):
+        self._send(200, b"ok\n", "text/plain; charset=utf-8")
+
+    def h_reset_before_headers(self):
+        self._rst()
+
+    def h_reset_after_headers(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(b"0123456789")
+        time.sleep(0.2)  # let the client read the headers before the RST discards anything
+        self._rst()
+
+    def h_truncated(self):
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(b"x" * 100)
+
+    def h_drip(self):
+        count = max(0, self._qint("count", 20))
+        interval = max(0.0, self._qfloat("interval_ms", 100.0)) / 1000.0
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(count))
+        self.end_headers()
+        for i in range(count):
+            if i:
+                time.sleep(interval)
+            self.wfile.write(b"*")
+
+    def h_hang(self):
+        self.close_connection = True
+        deadline = time.monotonic() + 120.0
+        sock = self.connection
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                r, _, _ = select.select([sock], [], [], min(left, 1.0))
+                if r:
+                    data = sock.recv(65536)
+                    if not data:   # client went away
+                        return
+            except (OSError, ValueError):
+                return
+
+    def _retry_status(self):
+        status = self._qint("status", 503)
+        return status if 100 <= status <= 599 else 503
+
+    def h_retry_after_seconds(self):
+        n = self._qint("n", 1)
+        status = self._retry_status()
+        self._json(status, {"status": status, "retryAfter": n}, {"Retry-After": str(n)})
+
+    def h_retry_after_date(self):
+        n = self._qint("n", 1)
+        status = self._retry_status()
+        when = math.ceil(time.time()) + n   # whole seconds: at least n s ahead
+        date = email.utils.formatdate(when, usegmt=True)
+        self._json(status, {"status": status, "retryAfter": date}, {"Retry-After": date})
+
+    def h_flaky(self):
+        key = self._qstr("key", "")
+        fail = self._qint("fail", 1)
+        status = self._retry_status()
+        with _state_lock:
+            count = _flaky_counts.get(key, 0) + 1
+            _flaky_counts[key] = count
+        if count <= fail:
+            self._json(status, {"key": key, "attempts": count, "status": status},
+                       {"Retry-After": "0"})
+        else:
+            self._json(200, {"key": key, "attempts": count})
+
+    def h_malformed_json(self):
+        self._send(200, b'{"a": [1, 2,', "application/json")
+
+    def h_invalid_utf8(self):
+        self._send(200, b"\xff\xfe\xfa", "text/plain; charset=utf-8")
+
+    def h_big_json(self):
+        mb = self._qfloat("mb", 50.0)
+        target = max(0, int(mb * 1024 * 1024))
+        elem_len = 100
+        template = '{"id":%d,"name":"item","active":true,"score":9.5,"pad":"%s"}'
+        base = len(template % (0, "")) - 1  # minus one digit of the id
+        n = max(1, (target - 2 + 1) // (elem_len + 1))
+        if n >= 10 ** (elem_len - base - 1):
+            n = 10 ** (elem_len - base - 1) - 1
+        total = 2 + n * elem_len + (n - 1)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(total))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        buf = [b"["]
+        size = 1
+        for i in range(n):
+            pad = "x" * (elem_len - base - len(str(i)))
+            item = (template % (i, pad)).encode()
+            if i:
+                buf.append(b",")
+                size += 1
+            buf.append(item)
+            size += len(item)
+            if size >= CHUNK:
+                self.wfile.write(b"".join(buf))
+                buf, size = [], 0
+        buf.append(b"]")
+        self.wfile.write(b"".join(buf))
+
+    def h_redirect_loop(self):
+        self._json(302, {"location": "/redirect-loop"}, {"Location": "/redirect-loop"})
+
+    def h_redirect_other_host(self):
+        port = self.server.server_address[1]
+        loc = "http://localhost:%d/headers" % port
+        self._json(302, {"location": loc}, {"Location": loc})
+
+    def h_headers(self):
+        headers = {}
+        for k, v in self.headers.items():
+            headers[k] = v if k not in headers else headers[k] + ", " + v
+        self._json(200, {"headers": headers})
+
+    def h_corrupt_gzip(self):
+        body = b"\x1f\x8b\x08\x00" + b"this is definitely not deflate data \x00\xff\x13\x37" * 8
+        self._send(200, body, "application/json", {"Content-Encoding": "gzip"})
+
+    def h_cut_chunked(self):
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        chunk = b"first chunk of a body that never ends\n"
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        # no terminating 0-size chunk; the connection closes after return
+
+    def h_auth_token(self):
+        key = self._qstr("key", "")
+        with _state_lock:
+            st = _auth_state(key)
+            st["count"] += 1
+            token = "fresh-%d" % st["count"]
+            st["issued"].add(token)
+        self._json(200, {"token": token})
+
+    def h_auth_protected(self):
+        key = self._qstr("key", "")
+        auth = self.headers.get("Authorization") or ""
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else None
+        with _state_lock:
+            ok = token is not None and token in _auth_state(key)["issued"]
+        if ok:
+            self._json(200, {"ok": True, "token": token})
+        else:
+            self._json(401, {"error": "unauthorized", "token": token})
+
+    def h_auth_refresh_count(self):
+        key = self._qstr("key", "")
+        with _state_lock:
+            count = _auth_state(key)["count"]
+        self._json(200, {"count": count})
+
+    def h_auth_reset(self):
+        key = self._qstr("key", "")
+        with _state_lock:
+            _auth[key] = {"count": 0, "issued": set()}
+        self._json(200, {"reset": True, "count": 0})
+
+    def h_echo(self):
+        headers = {}
+        for k, v in self.headers.items():
+            headers[k] = v if k not in headers else headers[k] + ", " + v
+        split = urlsplit(self.path)
+        self._json(200, {
+            "method": self.command,
+            "path": self.route,
+            "query": split.query,
+            "headers": headers,
+            "body_length": self.body_length,
+            "sha256": self.body_sha256,
+        })
+
+    def h_status(self, rest):
+        try:
+            code = int(rest.strip("/"))
+        except ValueError:
+            return self._json(400, {"error": "bad status"})
+        if not 200 <= code <= 599:
+            return self._json(400, {"error": "status must be 200...599"})
+        self._json(code, {"status": code})
+
+    def h_range(self, rest, honour):
+        try:
+            size = int(rest.strip("/"))
+            if size < 0:
+                raise ValueError
+        except ValueError:
+            return self._json(400, {"error": "bad size"})
+        etag = '"range-%d"' % size
+        start, end = 0, size - 1
+        status = 200
+        rng = self.headers.get("Range")
+        if_range = self.headers.get("If-Range")
+        if honour and rng and (if_range is None or if_range.strip() == etag):
+            spec = rng.strip()
+            if spec.startswith("bytes=") and "," not in spec:
+                a, _, b = spec[6:].partition("-")
+                try:
+                    if a.strip() == "":           # suffix range bytes=-N
+                        n = int(b)
+                        start, end = max(0, size - n), size - 1
+                    else:
+                        start = int(a)
+                        end = int(b) if b.strip() else size - 1
+                        end = min(end, size - 1)
+                    if start >= size or start > end:
+                        return self._send(416, b"", "application/octet-stream",
+                                          {"Content-Range": "bytes */%d" % size, "ETag": etag})
+                    status = 206
+                except ValueError:
+                    start, end = 0, size - 1
+        length = max(0, end - start + 1)
+        cut = self._qint("cut", -1)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(length))
+        self.send_header("ETag", etag)
+        if honour:
+            self.send_header("Accept-Ranges", "bytes")
+        if status == 206:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        sent = 0
+        pos = start
+        limit = length if cut < 0 else min(length, cut)
+        while sent < limit:
+            n = min(CHUNK, limit - sent)
+            self.wfile.write(pattern_bytes(pos, n))
+            pos += n
+            sent += n
+        if sent < length:
+            self.close_connection = True
+
+
+class FaultServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+
+    def handle_error(self, request, client_address):
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError,
+                            TimeoutError, OSError)):
+            return
+        super().handle_error(request, client_address)
+
+
+def main():
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    server = FaultServer(("127.0.0.1", port), FaultHandler)
+    sys.stdout.write("PORT %d\n" % server.server_address[1])
+    sys.stdout.flush()
+    try:
+        server.serve_forever(poll_interval=0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

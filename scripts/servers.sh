@@ -1,0 +1,408 @@
+# shellcheck shell=bash
+# NetKit test servers: a library to `source` (bash), not to execute.
+#
+#   source scripts/servers.sh
+#   netkit_install_deps [--bench]   # apt-get (or pip in a venv) whatever is missing; quick when present
+#   netkit_start_servers            # httpbin, nginx (TLS + HTTP/2, and plain HTTP), fault server, upload sink
+#   ...                             # NETKIT_* variables are exported (see below)
+#   netkit_stop_servers             # kills exactly the processes started above; safe to call twice
+#
+# Exported by netkit_start_servers:
+#   NETKIT_HTTPBIN_URL   http://127.0.0.1:P   httpbin (gunicorn)
+#   NETKIT_TLS_URL       https://127.0.0.1:P  nginx, TLS + HTTP/2, self-signed cert made per run
+#   NETKIT_NGINX_URL     http://127.0.0.1:P   nginx, plain HTTP/1.1, same web root
+#   NETKIT_TLS_CERT      path of cert.pem (trust it as CA / extra certificate)
+#   NETKIT_TLS_PIN       base64 SHA-256 of the cert's SPKI (libcurl pin is "sha256//$NETKIT_TLS_PIN")
+#   NETKIT_FAULT_URL     http://127.0.0.1:P   scripts/fault_server.py
+#   NETKIT_SINK_URL      http://127.0.0.1:P   scripts/upload_sink.py
+#   NETKIT_WEBROOT       nginx web root (small.json, bytes-1m.bin; drop big files here)
+#   NETKIT_REQUIRE_SERVERS=1
+#   NETKIT_SERVERS_DIR   the temporary directory (logs, config, cert); removed by netkit_stop_servers
+# The same exports are written to "$NETKIT_SERVERS_DIR/env.sh".
+
+NETKIT_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+NETKIT_SERVER_PIDS=()
+NETKIT_NGINX_PIDFILE=""
+# NETKIT_FORCE_VENV=1 ignores a system gunicorn/httpbin and uses (or creates) the pip venv.
+: "${NETKIT_VENV:=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/netkit/venv}"
+
+_netkit_log() { printf '[netkit] %s\n' "$*" >&2; }
+_netkit_die() { printf '[netkit] ERROR: %s\n' "$*" >&2; return 1; }
+
+_netkit_python() {
+  if [ -n "${NETKIT_PYTHON:-}" ]; then printf '%s\n' "$NETKIT_PYTHON"
+  elif [ -x /usr/bin/python3 ]; then printf '%s\n' /usr/bin/python3
+  else command -v python3
+  fi
+}
+
+_netkit_nginx_bin() {
+  if command -v nginx >/dev/null 2>&1; then command -v nginx
+  elif [ -x /usr/sbin/nginx ]; then printf '%s\n' /usr/sbin/nginx
+  else return 1
+  fi
+}
+
+_netkit_have_libcurl_dev() {
+  pkg-config --exists libcurl 2>/dev/null || return 1
+  local h
+  for h in /usr/include/curl/curl.h /usr/include/*/curl/curl.h; do
+    [ -f "$h" ] && return 0
+  done
+  return 1
+}
+
+# Prints the gunicorn command able to serve httpbin, or fails.
+_netkit_httpbin_gunicorn() {
+  if [ "${NETKIT_FORCE_VENV:-0}" != "1" ] && command -v gunicorn >/dev/null 2>&1; then
+    local g py
+    g="$(command -v gunicorn)"
+    # Debian's gunicorn runs /usr/bin/python3 (shebang); httpbin must import there.
+    py="$(head -n1 "$g" 2>/dev/null | sed -n 's/^#! *//p' | awk '{print $1}')"
+    if [ -n "$py" ] && [ -x "$py" ] && "$py" -c 'import httpbin' >/dev/null 2>&1; then
+      printf '%s\n' "$g"; return 0
+    fi
+  fi
+  if [ -x "$NETKIT_VENV/bin/gunicorn" ] && "$NETKIT_VENV/bin/python" -c 'import httpbin' >/dev/null 2>&1; then
+    printf '%s\n' "$NETKIT_VENV/bin/gunicorn"; return 0
+  fi
+  return 1
+}
+
+_netkit_sudo() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else _netkit_die "need root (or sudo) to run: $*"
+  fi
+}
+
+_NETKIT_APT_UPDATED=0
+_netkit_apt_update_once() {
+  [ "$_NETKIT_APT_UPDATED" -eq 1 ] && return 0
+  _netkit_log "apt-get update"
+  _netkit_sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
+  _NETKIT_APT_UPDATED=1
+}
+_netkit_apt_install() {
+  command -v apt-get >/dev/null 2>&1 || { _netkit_die "apt-get not found; install manually: $*"; return 1; }
+  _netkit_apt_update_once || return 1
+  _netkit_log "apt-get install -y $*"
+  _netkit_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" || return 1
+}
+
+_netkit_apt_has_candidate() {  # does apt know the package (after update)?
+  local c
+  c="$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')"
+  [ -n "$c" ] && [ "$c" != "(none)" ]
+}
+
+# netkit_install_deps [--bench]  (--bench also installs wrk and /usr/bin/time)
+netkit_install_deps() {
+  local bench=0 pkgs=()
+  [ "${1:-}" = "--bench" ] && bench=1
+  _netkit_have_libcurl_dev || pkgs+=(libcurl4-openssl-dev)
+  command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
+  command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
+  command -v curl >/dev/null 2>&1 || pkgs+=(curl ca-certificates)
+  _netkit_nginx_bin >/dev/null 2>&1 || pkgs+=(nginx)
+  [ -x /usr/bin/python3 ] || command -v python3 >/dev/null 2>&1 || pkgs+=(python3)
+  if [ "$bench" -eq 1 ]; then
+    command -v wrk >/dev/null 2>&1 || pkgs+=(wrk)
+    [ -x /usr/bin/time ] || pkgs+=(time)
+  fi
+  local need_httpbin=0
+  _netkit_httpbin_gunicorn >/dev/null 2>&1 || need_httpbin=1
+
+  if [ "${#pkgs[@]}" -eq 0 ] && [ "$need_httpbin" -eq 0 ]; then
+    return 0
+  fi
+  if [ "${#pkgs[@]}" -gt 0 ]; then
+    _netkit_apt_install "${pkgs[@]}" || { _netkit_die "could not install: ${pkgs[*]}"; return 1; }
+    # pkg-config may have been installed just now; re-check libcurl headers.
+    _netkit_have_libcurl_dev || { _netkit_die "libcurl development files still missing"; return 1; }
+  fi
+  if [ "$need_httpbin" -eq 1 ]; then
+    local apt_ok=0
+    if command -v apt-get >/dev/null 2>&1; then
+      _netkit_apt_has_candidate python3-httpbin || _netkit_apt_update_once || true
+      if [ "${NETKIT_FORCE_VENV:-0}" != "1" ] && _netkit_apt_has_candidate python3-httpbin && _netkit_apt_has_candidate gunicorn; then
+        _netkit_apt_install python3-httpbin gunicorn && apt_ok=1
+      fi
+    fi
+    if [ "$apt_ok" -eq 0 ] || ! _netkit_httpbin_gunicorn >/dev/null 2>&1; then
+      _netkit_log "httpbin: falling back to pip in a venv at $NETKIT_VENV"
+      local py; py="$(_netkit_python)"
+      if ! "$py" -m venv --help >/dev/null 2>&1 || ! "$py" -c 'import ensurepip' >/dev/null 2>&1; then
+        _netkit_apt_install python3-venv || true
+      fi
+      mkdir -p "$(dirname "$NETKIT_VENV")"
+      "$py" -m venv "$NETKIT_VENV" || { _netkit_die "python3 -m venv failed"; return 1; }
+      "$NETKIT_VENV/bin/pip" install -q httpbin gunicorn || { _netkit_die "pip install httpbin gunicorn failed"; return 1; }
+    fi
+    _netkit_httpbin_gunicorn >/dev/null 2>&1 || { _netkit_die "httpbin/gunicorn still not usable"; return 1; }
+  fi
+  return 0
+}
+
+# Prints N distinct free loopback ports (kernel-assigned), one per line.
+_netkit_free_ports() {
+  "$(_netkit_python)" - "$1" <<'PY'
+import socket, sys
+socks = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+for s in socks:
+    print(s.getsockname()[1])
+for s in socks:
+    s.close()
+PY
+}
+
+# _netkit_wait_http URL TIMEOUT_S LABEL PID [curl options...]: until the URL answers 200; fails at
+# once if the process PID has exited.
+_netkit_wait_http() {
+  local url="$1" timeout="$2" label="$3" pid="$4"; shift 4
+  local deadline=$(( $(date +%s) + timeout )) code
+  while :; do
+    code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$@" "$url" 2>/dev/null || true)"
+    [ "$code" = "200" ] && return 0
+    if ! _netkit_pid_alive "$pid"; then
+      _netkit_die "$label exited before answering at $url"
+      return 1
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      _netkit_die "$label did not answer 200 at $url within ${timeout}s (last status: ${code:-none})"
+      return 1
+    fi
+    sleep 0.05
+  done
+}
+
+# Alive and not a zombie (kill -0 succeeds on an unreaped child).
+_netkit_pid_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local st
+  st="$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null || true)"
+  [ "$st" != "Z" ]
+}
+
+# _netkit_start_py_server SCRIPT NAME VAR: starts a python server that prints "PORT <n>" first,
+# records its PID, and stores the port in the variable named VAR (no subshell: the PID must stay
+# a child of this shell).
+_netkit_start_py_server() {
+  local script="$1" name="$2" var="$3" dir="$NETKIT_SERVERS_DIR" pid port="" i
+  "$(_netkit_python)" -u "$NETKIT_SCRIPTS_DIR/$script" 0 >"$dir/$name.out" 2>"$dir/$name.log" </dev/null &
+  pid=$!
+  NETKIT_SERVER_PIDS+=("$pid")
+  for i in $(seq 1 400); do
+    port="$(sed -n 's/^PORT \([0-9][0-9]*\)$/\1/p' "$dir/$name.out" 2>/dev/null | head -n1)"
+    [ -n "$port" ] && break
+    _netkit_pid_alive "$pid" || break
+    sleep 0.05
+  done
+  if [ -z "$port" ]; then
+    _netkit_die "$script did not report its port"; return 1
+  fi
+  printf -v "$var" '%s' "$port"
+}
+
+_netkit_write_webroot() {
+  local root="$1"
+  mkdir -p "$root"
+  # 95 bytes: 94 bytes of JSON and a newline (the body size measured in SERVERS.md).
+  printf '%s\n' '{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}' >"$root/small.json"
+  head -c 1048576 /dev/urandom >"$root/bytes-1m.bin"
+}
+
+netkit_start_servers() {
+  if [ -n "${NETKIT_SERVERS_DIR:-}" ] && [ -d "${NETKIT_SERVERS_DIR:-}" ] && [ "${#NETKIT_SERVER_PIDS[@]}" -gt 0 ]; then
+    _netkit_die "servers already started ($NETKIT_SERVERS_DIR); call netkit_stop_servers first"; return 1
+  fi
+  local t0 dir py nginx gunicorn
+  t0="$(date +%s.%N)"
+  py="$(_netkit_python)"
+  nginx="$(_netkit_nginx_bin)" || { _netkit_die "nginx not found (run netkit_install_deps)"; return 1; }
+  gunicorn="$(_netkit_httpbin_gunicorn)" || { _netkit_die "httpbin/gunicorn not found (run netkit_install_deps)"; return 1; }
+  command -v curl >/dev/null 2>&1 || { _netkit_die "curl not found (run netkit_install_deps)"; return 1; }
+  command -v openssl >/dev/null 2>&1 || { _netkit_die "openssl not found (run netkit_install_deps)"; return 1; }
+
+  dir="$(mktemp -d "${TMPDIR:-/tmp}/netkit-servers.XXXXXX")" || return 1
+  chmod 755 "$dir"   # nginx workers may run as another user and must reach the web root
+  NETKIT_SERVERS_DIR="$dir"
+  NETKIT_SERVER_PIDS=()
+  export NETKIT_SERVERS_DIR
+
+  if ! _netkit_start_servers_inner "$dir" "$py" "$nginx" "$gunicorn"; then
+    _netkit_log "startup failed; logs follow"
+    local f
+    for f in "$dir"/*.log "$dir"/nginx/error.log; do
+      [ -s "$f" ] && { printf -- '--- %s\n' "$f" >&2; tail -n 30 "$f" >&2; }
+    done
+    netkit_stop_servers
+    return 1
+  fi
+  local t1; t1="$(date +%s.%N)"
+  _netkit_log "servers ready in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s"
+}
+
+_netkit_start_servers_inner() {
+  local dir="$1" py="$2" nginx="$3" gunicorn="$4" ports p_httpbin p_tls p_plain p_fault p_sink
+  ports="$(_netkit_free_ports 3)" || return 1
+  p_httpbin="$(sed -n 1p <<<"$ports")"; p_tls="$(sed -n 2p <<<"$ports")"; p_plain="$(sed -n 3p <<<"$ports")"
+
+  # --- a) httpbin ---------------------------------------------------------------------------
+  local gargs=(--chdir "$dir" -b "127.0.0.1:$p_httpbin" -w 2 -k gthread --threads 16
+               --keep-alive 30 --graceful-timeout 2 --log-level warning --error-logfile "$dir/httpbin.log")
+  if "$gunicorn" --help 2>/dev/null | grep -q -- '--no-control-socket'; then
+    gargs+=(--no-control-socket)
+  fi
+  "$gunicorn" "${gargs[@]}" httpbin:app </dev/null >>"$dir/httpbin.log" 2>&1 &
+  local pid_httpbin=$!
+  NETKIT_SERVER_PIDS+=("$pid_httpbin")
+
+  # --- b) nginx: certificate, pin, web root, config --------------------------------------------
+  local ngx="$dir/nginx" root="$dir/www"
+  mkdir -p "$ngx/tmp"
+  chmod 755 "$ngx"
+  _netkit_write_webroot "$root"
+  chmod -R a+rX "$root"
+  openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -subj "/CN=127.0.0.1" \
+    -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+    -keyout "$ngx/key.pem" -out "$ngx/cert.pem" >"$dir/openssl.out" 2>&1 \
+    || { _netkit_die "openssl req failed"; cat "$dir/openssl.out" >&2; return 1; }
+  chmod 644 "$ngx/cert.pem"
+  local pin
+  pin="$(openssl x509 -in "$ngx/cert.pem" -pubkey -noout | openssl pkey -pubin -outform der \
+         | openssl dgst -sha256 -binary | base64)" || { _netkit_die "pin computation failed"; return 1; }
+  local user_line=""
+  [ "$(id -u)" -eq 0 ] && user_line="user root;"
+  cat >"$ngx/nginx.conf" <<EOF
+# generated by scripts/servers.sh
+$user_line
+worker_processes 1;
+daemon off;
+pid $ngx/nginx.pid;
+error_log $ngx/error.log warn;
+events { worker_connections 1024; }
+http {
+    types {
+        application/json          json;
+        application/octet-stream  bin;
+        text/plain                txt;
+        text/html                 html;
+    }
+    default_type application/octet-stream;
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    client_max_body_size 0;
+    client_body_temp_path $ngx/tmp/client_body;
+    proxy_temp_path       $ngx/tmp/proxy;
+    fastcgi_temp_path     $ngx/tmp/fastcgi;
+    uwsgi_temp_path       $ngx/tmp/uwsgi;
+    scgi_temp_path        $ngx/tmp/scgi;
+    server {
+        listen 127.0.0.1:$p_tls ssl http2;
+        server_name 127.0.0.1 localhost;
+        ssl_certificate     $ngx/cert.pem;
+        ssl_certificate_key $ngx/key.pem;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        root $root;
+        location / { }
+    }
+    server {
+        listen 127.0.0.1:$p_plain;
+        server_name 127.0.0.1 localhost;
+        root $root;
+        location / { }
+    }
+}
+EOF
+  NETKIT_NGINX_PIDFILE="$ngx/nginx.pid"
+  "$nginx" -p "$ngx" -c "$ngx/nginx.conf" -e "$ngx/error.log" </dev/null >>"$ngx/error.log" 2>&1 &
+  local pid_nginx=$!
+  NETKIT_SERVER_PIDS+=("$pid_nginx")
+
+  # --- c) fault server, d) upload sink --------------------------------------------------------
+  _netkit_start_py_server fault_server.py fault p_fault || return 1
+  local pid_fault="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+  _netkit_start_py_server upload_sink.py sink p_sink || return 1
+  local pid_sink="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+
+  export NETKIT_HTTPBIN_URL="http://127.0.0.1:$p_httpbin"
+  export NETKIT_TLS_URL="https://127.0.0.1:$p_tls"
+  export NETKIT_NGINX_URL="http://127.0.0.1:$p_plain"
+  export NETKIT_TLS_CERT="$ngx/cert.pem"
+  export NETKIT_TLS_PIN="$pin"
+  export NETKIT_FAULT_URL="http://127.0.0.1:$p_fault"
+  export NETKIT_SINK_URL="http://127.0.0.1:$p_sink"
+  export NETKIT_WEBROOT="$root"
+  export NETKIT_REQUIRE_SERVERS=1
+
+  # --- readiness --------------------------------------------------------------------------------
+  _netkit_wait_http "$NETKIT_HTTPBIN_URL/get" 20 httpbin "$pid_httpbin" || return 1
+  _netkit_wait_http "$NETKIT_TLS_URL/small.json" 20 "nginx (TLS)" "$pid_nginx" --cacert "$NETKIT_TLS_CERT" || return 1
+  _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 "nginx (plain)" "$pid_nginx" || return 1
+  _netkit_wait_http "$NETKIT_FAULT_URL/healthz" 20 "fault server" "$pid_fault" || return 1
+  _netkit_wait_http "$NETKIT_SINK_URL/healthz" 20 "upload sink" "$pid_sink" || return 1
+
+  local v
+  {
+    for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT NETKIT_TLS_PIN \
+             NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
+      printf 'export %s=%q\n' "$v" "${!v}"
+    done
+  } >"$dir/env.sh"
+}
+
+netkit_print_servers() {
+  local v
+  for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_FAULT_URL NETKIT_SINK_URL \
+           NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT; do
+    printf '  %-20s %s\n' "$v" "${!v:-}"
+  done
+}
+
+# Stops what netkit_start_servers started (only those PIDs), removes the temp dir. Idempotent.
+netkit_stop_servers() {
+  local pid pids=() p deadline
+  for pid in "${NETKIT_SERVER_PIDS[@]+"${NETKIT_SERVER_PIDS[@]}"}"; do pids+=("$pid"); done
+  # nginx master from its pid file (same process as the one started with daemon off).
+  if [ -n "${NETKIT_NGINX_PIDFILE:-}" ] && [ -s "$NETKIT_NGINX_PIDFILE" ]; then
+    p="$(cat "$NETKIT_NGINX_PIDFILE" 2>/dev/null || true)"
+    case " ${pids[*]-} " in *" $p "*) ;; *) [ -n "$p" ] && pids+=("$p") ;; esac
+  fi
+  # Children of the started processes (gunicorn workers, nginx worker), so that nothing survives a
+  # SIGKILL fallback of their parent.
+  local kids=()
+  if command -v pgrep >/dev/null 2>&1; then
+    for pid in "${pids[@]+"${pids[@]}"}"; do
+      while read -r p; do [ -n "$p" ] && kids+=("$p"); done < <(pgrep -P "$pid" 2>/dev/null || true)
+    done
+  fi
+  for pid in "${pids[@]+"${pids[@]}"}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  deadline=$(( $(date +%s) + 5 ))
+  for pid in "${pids[@]+"${pids[@]}"}" "${kids[@]+"${kids[@]}"}"; do
+    while _netkit_pid_alive "$pid" && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.05; done
+  done
+  for pid in "${pids[@]+"${pids[@]}"}" "${kids[@]+"${kids[@]}"}"; do
+    _netkit_pid_alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
+  done
+  # Reap our own children (no-op for others) so none lingers as a zombie.
+  for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" 2>/dev/null || true; done
+  NETKIT_SERVER_PIDS=()
+  NETKIT_NGINX_PIDFILE=""
+  if [ -n "${NETKIT_SERVERS_DIR:-}" ] && [ -d "$NETKIT_SERVERS_DIR" ]; then
+    case "$NETKIT_SERVERS_DIR" in
+      */netkit-servers.*) rm -rf -- "$NETKIT_SERVERS_DIR" ;;
+    esac
+  fi
+  unset NETKIT_SERVERS_DIR NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT \
+        NETKIT_TLS_PIN NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_REQUIRE_SERVERS
+  return 0
+}
