@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
         .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetCurl"]),
         .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins"]),
+        .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins"]),
         .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),
         .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch"]),
         .testTarget(
