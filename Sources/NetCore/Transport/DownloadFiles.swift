@@ -5,12 +5,21 @@ public enum DownloadFiles {
     /// Moves `source` to `destination`, creating intermediate directories and replacing an
     /// existing file only now that the download is complete.
     public static func moveIntoPlace(_ source: URL, to destination: URL) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if manager.fileExists(atPath: destination.path) {
-            _ = try manager.replaceItemAt(destination, withItemAt: source)
-        } else {
-            try manager.moveItem(at: source, to: destination)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // rename(2) replaces an existing destination atomically (same file system).
+        if rename(source.path, destination.path) != 0 {
+            let code = errno
+            guard code == EXDEV else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path,
+                                                               NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
+            }
+            let staging = temporaryURL(beside: destination)
+            try FileManager.default.copyItem(at: source, to: staging)
+            try FileManager.default.removeItem(at: source)
+            guard rename(staging.path, destination.path) == 0 else {
+                try? FileManager.default.removeItem(at: staging)
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+            }
         }
     }
 

@@ -21,6 +21,7 @@ final class Exchange: Sendable {
         var timer: (any DispatchSourceTimer)?
         var stopReason: StopReason?
         var redirectRefusal: String?
+        var challengeResponse: HTTPURLResponse?
         var finished = false
     }
 
@@ -76,6 +77,11 @@ final class Exchange: Sendable {
         state.withLock { $0.redirectRefusal = reason }
     }
 
+    /// Records the 401 whose authentication challenge was cancelled; it becomes the response.
+    func recordChallengeResponse(_ response: HTTPURLResponse) {
+        state.withLock { $0.challengeResponse = response }
+    }
+
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         complete(with: result(data: data ?? Data(), fileURL: nil, response: response, error: error))
     }
@@ -119,9 +125,15 @@ final class Exchange: Sendable {
     }
 
     private func result(data: Data, fileURL: URL?, response: URLResponse?, error: (any Error)?) -> Result<Response, NetworkError> {
-        let (stopReason, refusal) = state.withLock { ($0.stopReason, $0.redirectRefusal) }
+        let (stopReason, refusal, challenged) = state.withLock { ($0.stopReason, $0.redirectRefusal, $0.challengeResponse) }
         if let stopReason { return .failure(self.error(for: stopReason)) }
-        if let error { return .failure(URLErrorMapping.map(error, host: request.host)) }
+        var response = response
+        if let error {
+            guard let challenged, (error as? URLError)?.code == .cancelled else {
+                return .failure(URLErrorMapping.map(error, host: request.host))
+            }
+            response = challenged
+        }
         if let refusal { return .failure(.redirectRefused(reason: refusal)) }
         guard let http = response as? HTTPURLResponse else {
             return .failure(.invalidResponse(reason: "the response is not HTTP"))
@@ -225,9 +237,19 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // NetKit sends credentials itself (headers, the auth plugin). Answering HTTP auth
-        // challenges here lets a 401 reach the caller as a response.
-        completionHandler(.performDefaultHandling, nil)
+        #if !canImport(FoundationNetworking)
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        #endif
+        // On Linux (Swift 6.3.1) default handling of an HTTP auth challenge never completes the
+        // task. NetKit sends credentials itself, so the challenge is cancelled and the 401 that
+        // carried it is handed back as the response.
+        if let challengeResponse = challenge.failureResponse as? HTTPURLResponse {
+            exchanges.withLock { $0[task.taskIdentifier] }?.recordChallengeResponse(challengeResponse)
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 }
 
