@@ -30,7 +30,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// The connection was reset or closed mid-exchange.
     case connectionLost(reason: String)
     /// The body ended before the length the server announced.
-    case truncatedResponse(expected: Int64?, received: Int64)
+    case truncatedResponse(expected: Int64?, received: Int64?)
     /// The response could not be read (malformed headers, bad chunking, corrupt compression).
     case invalidResponse(reason: String)
     /// Too many redirects, a loop, or a redirect that policy forbids (https to http).
@@ -104,7 +104,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
         case .connectionLost(let reason):
             "The connection was lost: \(reason)."
         case .truncatedResponse(let expected, let received):
-            "The response body was cut short: received \(received) of \(expected.map(String.init) ?? "an unknown number of") bytes."
+            "The response body was cut short: received \(received.map(String.init) ?? "fewer") of \(expected.map(String.init) ?? "the announced") bytes."
         case .invalidResponse(let reason):
             "The server sent an invalid response: \(reason)."
         case .redirectRefused(let reason):

@@ -274,9 +274,19 @@ enum URLErrorMapping {
         case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .zeroByteResource:
             return .invalidResponse(reason: urlError.localizedDescription)
         default:
-            let text = "\(urlError.localizedDescription) \(urlError.userInfo)".lowercased()
+            // On Linux many libcurl failures arrive as code -1 with only libcurl's text.
+            let text = urlError.localizedDescription.lowercased()
             if text.contains("ssl") || text.contains("certificate") || text.contains("tls") {
                 return .tlsFailure(host: host, reason: urlError.localizedDescription)
+            }
+            if text.contains("transfer closed with") {
+                return .truncatedResponse(expected: nil, received: nil)
+            }
+            if text.contains("unencoding") || text.contains("decompress") {
+                return .invalidResponse(reason: "the compressed body is corrupt (\(urlError.localizedDescription))")
+            }
+            if text.contains("connection reset") || text.contains("recv failure") || text.contains("send failure") {
+                return .connectionLost(reason: urlError.localizedDescription)
             }
             return .transport(reason: "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
         }

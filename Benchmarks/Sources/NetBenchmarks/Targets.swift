@@ -1,0 +1,40 @@
+import Foundation
+import NetCore
+
+/// The benchmark's API: one small JSON document served by nginx.
+enum BenchAPI: TargetType {
+    case small
+
+    var baseURL: URL { Servers.nginx }
+    var path: String { "/small.json" }
+    var method: HTTPMethod { .get }
+    var content: RequestContent { .plain }
+}
+
+/// The 95-byte document.
+struct SmallDocument: Decodable, Sendable {
+    var id: Int
+    var name: String
+    var tags: [String]
+    var active: Bool
+    var score: Double
+    var note: String
+}
+
+/// A plugin that implements every hook and changes nothing.
+struct NoOpPlugin: Plugin {
+    func prepare(_ request: inout Request) async throws -> PrepareAction { .proceed }
+    func willSend(_ request: Request) async -> SendAction { .proceed }
+    func succeed(_ response: Response, for request: Request) async -> RetryAction { .proceed }
+    func failure(_ error: NetworkError, for request: Request) async -> FailureAction { .proceed }
+    func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> { result }
+}
+
+enum Servers {
+    static var nginx: URL {
+        guard let url = ProcessInfo.processInfo.environment["NETKIT_NGINX_URL"].flatMap(URL.init(string:)) else {
+            fatalError("NETKIT_NGINX_URL is not set: run scripts/bench, which starts nginx")
+        }
+        return url
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+// Prints every NetKit benchmark as Markdown tables. Run with `scripts/bench` (release build,
+// local nginx started and stopped by the script). Ratios compare contenders measured in this
+// same run, interleaved, best of three rounds.
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+let requests = quick ? 1_000 : 5_000
+
+print("# NetKit benchmarks")
+print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
+if arguments.contains("--micro") { await micro(); exit(0) }
+if arguments.contains("--experiment") { try await experiment(total: requests); exit(0) }
+try await urlSessionBenchmark(total: requests)
