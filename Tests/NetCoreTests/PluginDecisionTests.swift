@@ -73,6 +73,35 @@ struct PluginDecisionTests {
         #expect(count == 1)
     }
 
+    @Test("cancelling the task that iterates responses(_:) cancels the request; process sees .cancelled")
+    func cancellingResponsesConsumerCancelsRequest() async throws {
+        let recorder = Recorder()
+        let processed = ErrorLog()
+        let done = Signal()
+        var a = RecordingPlugin("A", recorder)
+        a.onPrepare = { request in .provisional(Response(statusCode: 200, data: Data("stale".utf8), request: request, source: .cache)) }
+        a.onProcess = { result, _ in
+            processed.append(result.error)
+            done.fire()
+            return result
+        }
+        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(10))), plugins: [a])
+        let gotProvisional = Signal()
+        let consumer = Task {
+            var seen: [String?] = []
+            for try await response in provider.responses(TestTarget()) {
+                seen.append(response.string())
+                gotProvisional.fire()
+            }
+            return seen
+        }
+        await gotProvisional.wait()
+        consumer.cancel()
+        await done.wait()
+        #expect(processed.all.map { $0?.caseName } == ["cancelled"])
+        _ = await consumer.result
+    }
+
     @Test("a NetworkError thrown in prepare fails the request as it is; nothing is sent and process runs")
     func networkErrorThrownInPrepare() async throws {
         let recorder = Recorder()

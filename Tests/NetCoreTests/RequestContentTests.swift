@@ -255,6 +255,34 @@ struct RequestContentTests {
         #expect(request.url.absoluteString == expected)
     }
 
+    @Test("a base URL that carries a query keeps the path before the query")
+    func baseURLWithQuery() async throws {
+        let request = try await sentRequest(for: TestTarget(
+            baseURL: URL(string: "https://api.example.com/v1?key=1")!, path: "items", content: .query(["q": "x"])
+        ))
+        // RequestBuilder already joins a base query with "&", so base queries are meant to work.
+        withKnownIssue("RequestBuilder.makeURL appends the path after base.absoluteString, i.e. after the base URL's query") {
+            #expect(request.url.absoluteString == "https://api.example.com/v1/items?key=1&q=x")
+        }
+    }
+
+    @Test("a base URL's query is joined to the content's query with &")
+    func baseURLQueryWithoutPath() async throws {
+        let request = try await sentRequest(for: TestTarget(
+            baseURL: URL(string: "https://api.example.com/v1?key=1")!, path: "", content: .query(["q": "x"])
+        ))
+        #expect(request.url.absoluteString == "https://api.example.com/v1?key=1&q=x")
+    }
+
+    @Test("multipart field and file names escape quotes and line breaks")
+    func multipartNameEscaping() async throws {
+        let request = try await sentRequest(for: TestTarget(method: .post, content: .multipart([
+            MultipartPart(name: "a\"b", data: Data("1".utf8), fileName: "x\r\ny.txt"),
+        ])))
+        let text = try #require(bodyText(request))
+        #expect(text.contains("Content-Disposition: form-data; name=\"a%22b\"; filename=\"x%0D%0Ay.txt\"\r\n"))
+    }
+
     @Test("custom HTTP methods are sent as given")
     func customMethod() async throws {
         let request = try await sentRequest(for: TestTarget(method: "PURGE"))
