@@ -1,0 +1,170 @@
+import Foundation
+import NetCore
+import Testing
+
+@Suite("HTTPHeaders")
+struct HTTPHeadersTests {
+    @Test("names are looked up, replaced and removed case-insensitively")
+    func caseInsensitive() {
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        #expect(headers["content-type"] == "application/json")
+        #expect(headers["CONTENT-TYPE"] == "application/json")
+        #expect(headers.contains("cOnTeNt-TyPe"))
+        headers["CONTENT-type"] = "text/plain"
+        #expect(headers.count == 1)
+        #expect(headers["Content-Type"] == "text/plain")
+        headers["content-TYPE"] = nil
+        #expect(headers.isEmpty)
+    }
+
+    @Test("names that differ in more than case stay distinct")
+    func distinctNames() {
+        let headers: HTTPHeaders = ["X-A": "1", "X-B": "2", "X_A": "3"]
+        #expect(headers.count == 3)
+        #expect(headers["x-a"] == "1")
+        #expect(headers["x_a"] == "3")
+        #expect(headers["X-AB"] == nil)
+    }
+
+    @Test("a later field of the same name replaces an earlier one, keeping the first spelling")
+    func laterFieldReplaces() {
+        let headers = HTTPHeaders(fields: [("Accept", "a"), ("ACCEPT", "b")])
+        #expect(headers.count == 1)
+        #expect(headers["accept"] == "b")
+        #expect(headers.map(\.name) == ["Accept"])
+    }
+
+    @Test("a dictionary with names differing only in case makes one field")
+    func dictionaryWithCaseDuplicates() {
+        let headers = HTTPHeaders(["Accept": "a", "accept": "b"])
+        withKnownIssue("HTTPHeaders.init(_: [String: String]) bypasses the case-insensitive setter and keeps both fields") {
+            #expect(headers.count == 1)
+        }
+    }
+
+    @Test("merging sets the other headers over these, case-insensitively")
+    func merging() {
+        let base: HTTPHeaders = ["Accept": "a", "X-Keep": "k"]
+        let merged = base.merging(["accept": "b", "X-New": "n"])
+        #expect(merged.count == 3)
+        #expect(merged["ACCEPT"] == "b")
+        #expect(merged["x-keep"] == "k")
+        #expect(merged["x-new"] == "n")
+    }
+
+    @Test("equality and hashing ignore name case and order")
+    func equalityIgnoresCaseAndOrder() {
+        let a: HTTPHeaders = ["Accept": "a", "X-B": "b"]
+        let b: HTTPHeaders = ["x-b": "b", "ACCEPT": "a"]
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != ["Accept": "A", "X-B": "b"], "values stay case-sensitive")
+    }
+
+    @Test("dictionary keeps the original spellings")
+    func dictionaryView() {
+        let headers: HTTPHeaders = ["X-Trace": "1"]
+        #expect(headers.dictionary == ["X-Trace": "1"])
+    }
+}
+
+@Suite("Parameters")
+struct ParametersTests {
+    @Test("the literal syntax accepts strings, numbers, bools, arrays and dictionaries in order")
+    func literalSyntax() {
+        let parameters: Parameters = ["q": "swift", "page": 2, "tags": ["a", "b"], "exact": true, "score": 0.5,
+                                      "filter": ["lang": "en"], "none": Optional<String>.none]
+        #expect(parameters.map(\.key) == ["q", "page", "tags", "exact", "score", "filter", "none"])
+        #expect(parameters["q"] == .string("swift"))
+        #expect(parameters["page"] == .int(2))
+        #expect(parameters["tags"] == .array([.string("a"), .string("b")]))
+        #expect(parameters["exact"] == .bool(true))
+        #expect(parameters["score"] == .double(0.5))
+        #expect(parameters["filter"] == .dictionary(["lang": "en"]))
+        #expect(parameters["none"] == .null)
+        #expect(parameters["missing"] == nil)
+    }
+
+    @Test("Swift dictionaries used as values are sorted by key, so encoding is deterministic")
+    func dictionaryValuesAreSorted() {
+        let nested: [String: Int] = ["b": 2, "c": 3, "a": 1]
+        let parameters: Parameters = ["n": nested]
+        #expect(ParameterEncoding().encode(parameters) == "n%5Ba%5D=1&n%5Bb%5D=2&n%5Bc%5D=3")
+    }
+
+    @Test("merging appends the other's pairs; a key in both takes the other's value")
+    func merging() {
+        let general: Parameters = ["api_key": "k", "v": 1, "lang": "en"]
+        let merged = general.merging(["v": 2, "q": "x"])
+        #expect(merged == ["api_key": "k", "lang": "en", "v": 2, "q": "x"])
+        #expect(general.merging([:]) == general)
+        #expect(Parameters().merging(general) == general)
+    }
+
+    @Test("the key subscript replaces the first value, appends new keys and removes on nil")
+    func subscriptSetter() {
+        var parameters: Parameters = ["a": 1, "b": 2]
+        parameters["a"] = 10
+        parameters["c"] = 3
+        parameters["b"] = nil
+        #expect(parameters == ["a": 10, "c": 3])
+    }
+
+    @Test("keys may repeat and keep their order")
+    func repeatedKeys() {
+        let parameters = Parameters([("id", 1), ("id", 2)])
+        #expect(ParameterEncoding().encode(parameters) == "id=1&id=2")
+    }
+
+    @Test("numbers are written without noise", arguments: [
+        (ParameterValue.int(-3), "-3"), (.double(2.0), "2"), (.double(0.1), "0.1"), (.double(-1.25), "-1.25"),
+        (.bool(true), "true"), (.string(""), ""),
+    ])
+    func scalarText(value: ParameterValue, text: String) {
+        #expect(ParameterEncoding().encode(Parameters([("k", value)])) == "k=\(text)")
+    }
+
+    @Test("a null value is written as the bare key")
+    func nullValue() {
+        #expect(ParameterEncoding().encode(["flag": ParameterValue.null, "a": 1]) == "flag&a=1")
+    }
+}
+
+@Suite("PercentEncoding")
+struct PercentEncodingTests {
+    static let tricky = [
+        "", "plain", "a b", "100%", "%", "%25", "a+b", "a&b=c", "?#[]@!$&'()*+,;=", ":/", "~-._",
+        "Zoë", "日本語", "🚀👩‍👩‍👧", "e\u{301}", "tab\tnew\nline", "\"quoted\"", "back\\slash", "null\u{0}byte",
+    ]
+
+    @Test("decode(encode(s)) == s", arguments: tricky)
+    func roundTrip(text: String) {
+        #expect(PercentEncoding.decode(PercentEncoding.encode(text)) == text)
+    }
+
+    @Test("encode leaves only RFC 3986 unreserved characters literal", arguments: tricky)
+    func onlyUnreservedStayLiteral(text: String) {
+        let encoded = PercentEncoding.encode(text)
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%")
+        #expect(encoded.allSatisfy { allowed.contains($0) }, "\(encoded)")
+    }
+
+    @Test("known encodings", arguments: [
+        ("a b", "a%20b"), ("a+b", "a%2Bb"), ("é", "%C3%A9"), ("🚀", "%F0%9F%9A%80"), ("~-._", "~-._"), ("/", "%2F"),
+    ])
+    func knownEncodings(text: String, encoded: String) {
+        #expect(PercentEncoding.encode(text) == encoded)
+    }
+
+    @Test("decode rejects malformed escapes and non-UTF-8 bytes", arguments: ["%", "%2", "%zz", "a%g1", "%FF"])
+    func decodeRejectsMalformed(text: String) {
+        #expect(PercentEncoding.decode(text) == nil)
+    }
+
+    @Test("decode turns + into a space only when asked, and accepts lowercase hex")
+    func decodeOptions() {
+        #expect(PercentEncoding.decode("a+b") == "a+b")
+        #expect(PercentEncoding.decode("a+b", plusAsSpace: true) == "a b")
+        #expect(PercentEncoding.decode("%c3%a9") == "é")
+    }
+}
