@@ -23,7 +23,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// Creates headers from a dictionary (its order is not defined, so names are sorted).
     public init(_ dictionary: [String: String]) {
-        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+        self.init(fields: dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// Creates headers from fields in order; a later field replaces an earlier one of the same name.

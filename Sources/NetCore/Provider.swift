@@ -109,8 +109,7 @@ public final class Provider<Target: TargetType>: Sendable {
     /// dropped provider; the caller's cancellation is forwarded.
     private func run(_ target: Target, events: PipelineEvents) async -> Result<Response, NetworkError> {
         let pipeline = pipeline
-        let task = Task { await pipeline.run(target, events: events) }
-        let token = inFlight.insert(task)
+        let (task, token) = inFlight.start { await pipeline.run(target, events: events) }
         defer { inFlight.remove(token) }
         return await withTaskCancellationHandler {
             await task.value
@@ -130,11 +129,16 @@ struct PipelineEvents: Sendable {
 private final class InFlightRegistry: Sendable {
     private let tasks = Mutex<(next: Int, running: [Int: Task<Result<Response, NetworkError>, Never>])>((0, [:]))
 
-    func insert(_ task: Task<Result<Response, NetworkError>, Never>) -> Int {
+    /// Starts `operation` in a task registered under the lock, so a concurrent `cancelAll()`
+    /// either sees it or ran entirely before it started.
+    func start(
+        _ operation: @escaping @Sendable () async -> Result<Response, NetworkError>
+    ) -> (Task<Result<Response, NetworkError>, Never>, Int) {
         tasks.withLock { state in
+            let task = Task(operation: operation)
             state.next += 1
             state.running[state.next] = task
-            return state.next
+            return (task, state.next)
         }
     }
 

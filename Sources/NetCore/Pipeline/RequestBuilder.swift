@@ -41,15 +41,24 @@ struct RequestBuilder: Sendable {
         guard let path = PercentEncoding.encodePath(target.path) else {
             throw .invalidURL(target: name, reason: "the path \"\(target.path)\" contains a \"%\" that does not start a valid %XX escape")
         }
+        // The path joins the base URL's path; a query on the base URL is kept and extended.
         var text = base.absoluteString
+        if let fragment = text.firstIndex(of: "#") { text = String(text[..<fragment]) }
+        var queryItems: [String] = []
+        if let question = text.firstIndex(of: "?") {
+            let baseQuery = text[text.index(after: question)...]
+            if !baseQuery.isEmpty { queryItems.append(String(baseQuery)) }
+            text = String(text[..<question])
+        }
         if !path.isEmpty {
             if text.hasSuffix("/") { text.removeLast() }
             text += path.hasPrefix("/") ? path : "/" + path
         }
         if !query.isEmpty {
             let encoded = configuration.parameterEncoding.encode(query)
-            if !encoded.isEmpty { text += (base.query == nil ? "?" : "&") + encoded }
+            if !encoded.isEmpty { queryItems.append(encoded) }
         }
+        if !queryItems.isEmpty { text += "?" + queryItems.joined(separator: "&") }
         guard let url = URL(string: text) else {
             throw .invalidURL(target: name, reason: "\"\(text)\" is not a valid URL")
         }

@@ -62,10 +62,10 @@ public struct StubTransport: Transport {
                 throw Task.isCancelled ? NetworkError.cancelled : NetworkError(error)
             }
         }
+        let bytes = Int64(response.data.count)
         if let download = request.download, response.fileURL == nil {
             try store(&response, at: download)
         }
-        let bytes = Int64(response.data.count)
         progress?(TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes))
         if response.metrics == nil {
             response.metrics = ResponseMetrics(startDate: started, duration: clock.now - start,
