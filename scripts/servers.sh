@@ -314,6 +314,8 @@ http {
         ssl_protocols TLSv1.2 TLSv1.3;
         root $root;
         location / { }
+        # Security tests: an https page that redirects to plain http (must be refused by default).
+        location = /to-http { return 302 http://127.0.0.1:$p_plain/small.json; }
     }
     server {
         listen 127.0.0.1:$p_plain;

@@ -155,9 +155,10 @@ final class Exchange: Sendable {
                                  fileURL: fileURL, source: .network, metrics: metrics))
     }
 
-    /// A body shorter than its `Content-Length` (when not compressed) was cut off.
+    /// A body shorter than its `Content-Length` (when not compressed) was cut off. Redirects are
+    /// exempt: URLSession drops the body of a redirect it was told not to follow.
     private static func truncation(of data: Data, headers: HTTPHeaders, status: Int, method: HTTPMethod) -> NetworkError? {
-        guard method != .head, status != 204, status != 304, headers["Content-Encoding"] == nil,
+        guard method != .head, status != 204, status != 304, !(300...399).contains(status), headers["Content-Encoding"] == nil,
               let declared = headers["Content-Length"].flatMap({ Int64($0) }), Int64(data.count) < declared else { return nil }
         return .truncatedResponse(expected: declared, received: Int64(data.count))
     }

@@ -9,9 +9,11 @@ struct FaultTarget: TargetType, CustomStringConvertible {
     var timeout: Duration? = .seconds(2)
     var headers: [String: String] = [:]
     var base: URL? = nil
+    var validationOverride: Validation? = nil
 
     var baseURL: URL { base ?? TestServers.fault ?? URL(string: "http://127.0.0.1:9")! }
     var content: RequestContent { query.isEmpty ? .plain : .query(query) }
+    var validation: Validation { validationOverride ?? .successCodes }
     var description: String { path }
 }
 
