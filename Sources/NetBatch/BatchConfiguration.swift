@@ -17,8 +17,10 @@ public struct BatchConfiguration: Sendable {
     }
     /// When failed items are tried again. Default: ``RetryTiming/none``.
     public var retryTiming: RetryTiming
-    /// Whether the first failure that will not be retried cancels every other in-flight and
-    /// pending item (and any later round). Default: `false`.
+    /// Whether the first failure cancels every other in-flight and pending item and skips any
+    /// later round. A failure retried in its slot (``RetryTiming/immediately``,
+    /// ``RetryTiming/backoff(initial:multiplier:max:)``) counts only once its retries are spent;
+    /// with ``RetryTiming/afterBatch`` the first failed item stops the batch. Default: `false`.
     public var failFast: Bool
     /// Which failures are worth retrying. Cancellation is never retried, whatever this says.
     /// Default: ``defaultIsRetryable(_:)`` (everything except request-building errors and stops).

@@ -82,8 +82,11 @@ public struct BatchResult<Target: TargetType>: Sendable, RandomAccessCollection 
         self.decoder = decoder
     }
 
+    /// 0.
     public var startIndex: Int { items.startIndex }
+    /// The number of items.
     public var endIndex: Int { items.endIndex }
+    /// The outcome of input item `position`.
     public subscript(position: Int) -> BatchItemResult<Target> { items[position] }
 
     /// Whether every item succeeded (an empty batch counts).

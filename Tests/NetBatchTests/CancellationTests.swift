@@ -62,6 +62,20 @@ struct CancellationTests {
         #expect(transport.sends.count == 7)
     }
 
+    @Test("A batch run by an already-cancelled task sends nothing and marks every item cancelled")
+    func alreadyCancelledTask() async {
+        let transport = ScriptedTransport()
+        let batch = BatchManager(provider: Provider<Item>(transport: transport))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await batch.run(items(20))
+        }
+        let result = await task.value
+        #expect(result.cancelledIndexes == Array(0..<20))
+        #expect(result.allSatisfy { $0.attempts == 0 })
+        #expect(transport.sends.isEmpty)
+    }
+
     @Test("A started batch streams its events and cancel() cancels it")
     func startedBatchCanBeCancelled() async {
         let transport = ScriptedTransport(hanging: [0])
