@@ -33,7 +33,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .none,
         timeout: Duration = .seconds(60), download: DownloadDestination? = nil, tls: TLSPolicy? = nil,
-        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = UUID(), target: any TargetType
+        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType
     ) {
         self.method = method
         self.url = url

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import NetCore
 
 func micro() async {
     let n = 20_000
@@ -25,4 +26,27 @@ func micro() async {
     start = clock.now
     for _ in 0..<n { _ = await withCheckedContinuation { (c: CheckedContinuation<Int, Never>) in c.resume(returning: 1) } }
     print("continuation:", (clock.now - start) / n)
+}
+
+func microProvider() async throws {
+    let n = 50_000
+    let clock = ContinuousClock()
+    let stub = StubTransport()
+    let plugins: [any Plugin] = (0..<5).map { _ in NoOpPlugin() }
+    let provider = Provider<BenchAPI>(transport: stub, plugins: plugins)
+    let provider0 = Provider<BenchAPI>(transport: stub)
+    let request = Request(url: URL(string: "http://127.0.0.1/small.json")!, target: BenchAPI.small)
+    for _ in 0..<1000 { _ = try await provider.request(.small) }
+    var start = clock.now
+    for _ in 0..<n { _ = try await stub.send(request) }
+    print("stub.send:", (clock.now - start) / n)
+    start = clock.now
+    for _ in 0..<n { _ = try await provider0.request(.small) }
+    print("provider 0 plugins + stub:", (clock.now - start) / n)
+    start = clock.now
+    for _ in 0..<n { _ = try await provider.request(.small) }
+    print("provider 5 plugins + stub:", (clock.now - start) / n)
+    start = clock.now
+    for _ in 0..<n { _ = Request(url: URL(string: "http://127.0.0.1/small.json")!, target: BenchAPI.small) }
+    print("Request.init:", (clock.now - start) / n)
 }

@@ -31,10 +31,11 @@ struct NoOpPlugin: Plugin {
 }
 
 enum Servers {
-    static var nginx: URL {
+    /// Read once: `ProcessInfo.environment` builds a dictionary on every call.
+    static let nginx: URL = {
         guard let url = ProcessInfo.processInfo.environment["NETKIT_NGINX_URL"].flatMap(URL.init(string:)) else {
             fatalError("NETKIT_NGINX_URL is not set: run scripts/bench, which starts nginx")
         }
         return url
-    }
+    }()
 }

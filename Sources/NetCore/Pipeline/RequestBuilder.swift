@@ -34,7 +34,7 @@ struct RequestBuilder: Sendable {
 
     private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {
         let base = configuration.baseURL ?? target.baseURL
-        let name = targetDescription(target)
+        var name: String { targetDescription(target) }
         guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
             throw .invalidURL(target: name, reason: "the base URL \"\(base.absoluteString)\" is not an absolute http(s) URL")
         }
@@ -43,12 +43,14 @@ struct RequestBuilder: Sendable {
         }
         // The path joins the base URL's path; a query on the base URL is kept and extended.
         var text = base.absoluteString
-        if let fragment = text.firstIndex(of: "#") { text = String(text[..<fragment]) }
         var queryItems: [String] = []
-        if let question = text.firstIndex(of: "?") {
-            let baseQuery = text[text.index(after: question)...]
-            if !baseQuery.isEmpty { queryItems.append(String(baseQuery)) }
-            text = String(text[..<question])
+        if let cut = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            if text.utf8[cut] == UInt8(ascii: "?") {
+                let afterQuestion = text.utf8.index(after: cut)
+                let end = text.utf8[afterQuestion...].firstIndex(of: UInt8(ascii: "#")) ?? text.utf8.endIndex
+                if afterQuestion < end { queryItems.append(String(text[afterQuestion..<end])) }
+            }
+            text = String(text[..<cut])
         }
         if !path.isEmpty {
             if text.hasSuffix("/") { text.removeLast() }
