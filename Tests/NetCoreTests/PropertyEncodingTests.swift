@@ -60,7 +60,7 @@ struct PropertyEncodingTests {
             let again = encoding.encode(rebuilt)
             let copyEncoding = ParameterEncoding(arrayStyle: encoding.arrayStyle, boolStyle: encoding.boolStyle)
             let third = copyEncoding.encode(parameters)
-            return first == again && again == third ? nil : "encodings differ:\n\(first)\n\(again)\n\(third)"
+            return sameBytes(first, again) && sameBytes(again, third) ? nil : "encodings differ:\n\(first)\n\(again)\n\(third)"
         }
     }
 
@@ -69,10 +69,10 @@ struct PropertyEncodingTests {
         try await forAll("percent round trip", generate: { AwkwardText.string(&$0) }, describe: visible) { text in
             let encoded = PercentEncoding.encode(text)
             if let problem = FormReader.unsafeCharacter(in: encoded, allowing: "") { return "\(problem) in \(encoded)" }
-            guard PercentEncoding.decode(encoded) == text else {
+            guard sameBytes(PercentEncoding.decode(encoded), text) else {
                 return "decode gave \(PercentEncoding.decode(encoded).map(visible) ?? "nil") for \(encoded)"
             }
-            guard PercentEncoding.decode(encoded, plusAsSpace: true) == text else {
+            guard sameBytes(PercentEncoding.decode(encoded, plusAsSpace: true), text) else {
                 return "decode(plusAsSpace:) gave \(PercentEncoding.decode(encoded, plusAsSpace: true).map(visible) ?? "nil") for \(encoded)"
             }
             return nil
@@ -82,7 +82,7 @@ struct PropertyEncodingTests {
     @Test("unreserved text is left exactly as it is")
     func unreservedTextIsUntouched() async throws {
         try await forAll("percent unreserved", generate: { AwkwardText.string(&$0, pieces: AwkwardText.unreserved) }, describe: visible) { text in
-            PercentEncoding.encode(text) == text ? nil : "encoded to \(PercentEncoding.encode(text))"
+            sameBytes(PercentEncoding.encode(text), text) ? nil : "encoded to \(PercentEncoding.encode(text))"
         }
     }
 
@@ -219,12 +219,12 @@ enum FormExpectation {
 
         /// Why a decoded pair does not match this one, or `nil` when it does.
         func mismatch(key decodedKey: String, value decodedValue: String?) -> String? {
-            guard decodedKey == key else { return "key \(visible(decodedKey)), expected \(visible(key))" }
+            guard sameBytes(decodedKey, key) else { return "key \(visible(decodedKey)), expected \(visible(key))" }
             switch value {
             case .none:
                 return decodedValue.map { "value \(visible($0)) for \(visible(key)), expected no value" }
             case .text(let text):
-                return decodedValue == text ? nil : "value \(decodedValue.map(visible) ?? "none") for \(visible(key)), expected \(visible(text))"
+                return sameBytes(decodedValue, text) ? nil : "value \(decodedValue.map(visible) ?? "none") for \(visible(key)), expected \(visible(text))"
             case .number(let number):
                 guard let decodedValue else { return "no value for \(visible(key)), expected \(number)" }
                 return Self.numberMismatch(decodedValue, number)

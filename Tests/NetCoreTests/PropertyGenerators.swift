@@ -195,6 +195,16 @@ func readBody(_ body: RequestBody, bufferSize: Int) throws -> Data {
     }
 }
 
+/// Whether two strings hold the same UTF-8 bytes. `==` on `String` compares canonical
+/// equivalence, so `"é"` equals `"e\u{301}"`; an encoder that normalised text would slip by.
+func sameBytes(_ lhs: String?, _ rhs: String?) -> Bool {
+    switch (lhs, rhs) {
+    case let (lhs?, rhs?): lhs.utf8.elementsEqual(rhs.utf8)
+    case (nil, nil): true
+    default: false
+    }
+}
+
 /// Shows text with every non-printable-ASCII scalar escaped, so failures are readable.
 func visible(_ text: String) -> String {
     var output = "\""

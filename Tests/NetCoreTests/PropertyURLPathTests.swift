@@ -49,8 +49,8 @@ struct PropertyURLPathTests {
                 return "the request failed: \(error)"
             }
             guard let url = log.last?.url.absoluteString else { return "the stub saw no request" }
-            let expected = path.isEmpty ? "https://api.example.com" : "https://api.example.com" + PathExpectation.encoded(path.hasPrefix("/") ? path : "/" + path)
-            return url == expected ? nil : "URL \(url), expected \(expected)"
+            let expected = path.isEmpty ? "https://api.example.com" : "https://api.example.com" + PathExpectation.encoded(PathExpectation.slashed(path))
+            return sameBytes(url, expected) ? nil : "URL \(url), expected \(expected)"
         }
     }
 
@@ -103,14 +103,20 @@ enum PathExpectation {
         return output
     }
 
+    /// `path` with a leading `/`. Checked by scalar: `"/\u{301}"` is one `Character`, so
+    /// `hasPrefix("/")` would say no, yet the path does start with a slash byte.
+    static func slashed(_ path: String) -> String {
+        path.unicodeScalars.first == "/" ? path : "/" + path
+    }
+
     /// Why `url` is not what `path` on `base` should build, or `nil`.
     static func mismatch(url: String, path: String, base: (base: String, prefix: String, suffix: String)) -> String? {
-        guard !path.isEmpty else { return url == base.base ? nil : "URL \(url), expected the base URL \(base.base)" }
-        let slashed = path.hasPrefix("/") ? path : "/" + path
+        guard !path.isEmpty else { return sameBytes(url, base.base) ? nil : "URL \(url), expected the base URL \(base.base)" }
+        let slashed = slashed(path)
         let expected = base.prefix + encoded(slashed) + base.suffix
-        guard url == expected else { return "URL \(url), expected \(expected)" }
+        guard sameBytes(url, expected) else { return "URL \(url), expected \(expected)" }
         let sent = url.dropFirst(base.prefix.count).dropLast(base.suffix.count)
-        guard PercentEncoding.decode(String(sent)) == slashed else {
+        guard sameBytes(PercentEncoding.decode(String(sent)), slashed) else {
             return "the sent path \(sent) decodes to \(PercentEncoding.decode(String(sent)).map(visible) ?? "nil"), not \(visible(slashed))"
         }
         return nil
