@@ -14,6 +14,9 @@ enum MultipartEncoder {
             }
         }
         for part in parts {
+            if let mimeType = part.mimeType, mimeType.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw .encodingFailed(target: target, reason: "the content type of multipart part \"\(part.name)\" contains a control character (a line break would inject headers)")
+            }
             pending.append(Data(header(for: part, boundary: boundary).utf8))
             switch part.source {
             case .data(let data):
@@ -63,10 +66,18 @@ enum MultipartEncoder {
         return header + "\r\n"
     }
 
-    /// Quotes per the HTML form encoding: `"` and line breaks are percent-escaped.
+    /// Quotes per the HTML form encoding: `"` and line breaks are percent-escaped. Works scalar
+    /// by scalar: a `"` followed by a combining mark is one `Character`, and must still be escaped.
     private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var escaped = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": escaped.append(contentsOf: "%22".unicodeScalars)
+            case "\r": escaped.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "%0A".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }
