@@ -36,7 +36,15 @@ enum CurlCommand: Sendable {
 /// Everything libcurl touches (the multi handle, easy handles, transfers) lives on the loop
 /// thread in ``CurlLoop``; other threads only append commands here and wake the loop.
 final class CurlEngine: Sendable {
-    private let inbox = Mutex<[CurlCommand]>([])
+    private struct Inbox {
+        var commands: [CurlCommand] = []
+        /// The loop is (about to be) blocked in `curl_multi_poll`.
+        var sleeping = false
+        /// A wake-up byte was written since the loop went to sleep.
+        var wakePending = false
+    }
+
+    private let inbox = Mutex(Inbox())
     /// A non-blocking pipe whose read end the loop polls next to libcurl's sockets (the same
     /// mechanism as `curl_multi_wakeup`, without sharing the multi handle across threads).
     let wakeDescriptor: Int32
@@ -59,39 +67,53 @@ final class CurlEngine: Sendable {
         thread.start()
     }
 
-    /// Queues `command` and wakes the loop if it may be waiting.
+    /// Queues `command`, waking the loop only when it sleeps (a busy loop picks it up anyway).
     func submit(_ command: CurlCommand) {
-        let wasEmpty = inbox.withLock { queue in
-            queue.append(command)
-            return queue.count == 1
+        let mustWake = inbox.withLock { inbox in
+            inbox.commands.append(command)
+            guard inbox.sleeping, !inbox.wakePending else { return false }
+            inbox.wakePending = true
+            return true
         }
-        // A non-empty inbox means an earlier submit already woke the loop and it has not drained yet.
-        if wasEmpty { wake() }
+        if mustWake {
+            var byte: UInt8 = 1
+            _ = write(wakeWriteDescriptor, &byte, 1)
+        }
     }
-
-    /// Asks the loop to finish; it releases libcurl and closes the descriptor.
-    func shutdown() { submit(.shutdown) }
 
     /// Takes every queued command (loop thread).
     func takeCommands() -> [CurlCommand] {
-        inbox.withLock { queue in
-            guard !queue.isEmpty else { return [] }
-            let commands = queue
-            queue.removeAll(keepingCapacity: true)
+        inbox.withLock { inbox in
+            guard !inbox.commands.isEmpty else { return [] }
+            let commands = inbox.commands
+            inbox.commands.removeAll(keepingCapacity: true)
             return commands
         }
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriteDescriptor, &byte, 1)
+    /// Marks the loop as sleeping unless commands are waiting; false means "do not sleep" (loop thread).
+    func prepareToSleep() -> Bool {
+        inbox.withLock { inbox in
+            guard inbox.commands.isEmpty else { return false }
+            inbox.sleeping = true
+            return true
+        }
     }
 
-    /// Clears pending wake-ups (loop thread).
-    func drainWakeups() {
-        var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        while withUnsafeMutableBytes(of: &buffer, { read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+    /// The loop is awake again; `signalled` when the wake-up descriptor was readable (loop thread).
+    func didWake(signalled: Bool) {
+        inbox.withLock { inbox in
+            inbox.sleeping = false
+            inbox.wakePending = false
+        }
+        if signalled {
+            var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            while withUnsafeMutableBytes(of: &buffer, { read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
     }
+
+    /// Asks the loop to finish; it releases libcurl and closes the descriptor.
+    func shutdown() { submit(.shutdown) }
 
     /// Closes the pipe (loop thread, at shutdown: no submit can follow).
     func closeDescriptors() {

@@ -36,10 +36,11 @@ final class CurlLoop {
             if !handleCommands() { break }
             _ = curl_multi_perform(multi, &running)
             collectFinished()
+            guard engine.prepareToSleep() else { continue }
             wakeup.revents = 0
             var ready: Int32 = 0
             _ = curl_multi_poll(multi, &wakeup, 1, 1000, &ready)
-            if wakeup.revents != 0 { engine.drainWakeups() }
+            engine.didWake(signalled: wakeup.revents != 0)
         }
         tearDown()
     }
