@@ -1,0 +1,132 @@
+import CCurl
+import Foundation
+import NetCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request handed to the loop thread. The continuation is resumed exactly once, by the loop.
+struct CurlJob: Sendable {
+    let request: Request
+    let progress: ProgressHandler?
+    let continuation: UnsafeContinuation<Response, any Error>
+    let token: CurlJobToken
+}
+
+/// Identifies a job for cancellation; `cancelled` is set before the cancel command is queued, so
+/// a job that reaches the loop after its cancellation never starts.
+final class CurlJobToken: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+}
+
+/// Work for the loop thread.
+enum CurlCommand: Sendable {
+    case start(CurlJob)
+    case cancel(CurlJobToken)
+    case shutdown
+}
+
+/// The thread-safe face of a transport's event loop: a command inbox and a wake-up descriptor.
+///
+/// Everything libcurl touches (the multi handle, easy handles, transfers) lives on the loop
+/// thread in ``CurlLoop``; other threads only append commands here and wake the loop.
+final class CurlEngine: Sendable {
+    private struct Inbox {
+        var commands: [CurlCommand] = []
+        /// The loop is (about to be) blocked in `curl_multi_poll`.
+        var sleeping = false
+        /// A wake-up byte was written since the loop went to sleep.
+        var wakePending = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    /// A non-blocking pipe whose read end the loop polls next to libcurl's sockets (the same
+    /// mechanism as `curl_multi_wakeup`, without sharing the multi handle across threads).
+    let wakeDescriptor: Int32
+    private let wakeWriteDescriptor: Int32
+
+    init(configuration: CurlTransport.Configuration) {
+        CurlGlobal.ensureInitialized()
+        var descriptors: [Int32] = [-1, -1]
+        precondition(pipe(&descriptors) == 0, "NetCurl: pipe failed (errno \(errno))")
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        wakeDescriptor = descriptors[0]
+        wakeWriteDescriptor = descriptors[1]
+        let thread = Thread { [self] in
+            CurlLoop(engine: self, configuration: configuration).run()
+        }
+        thread.name = "NetKit.CurlTransport"
+        thread.start()
+    }
+
+    /// Queues `command`, waking the loop only when it sleeps (a busy loop picks it up anyway).
+    func submit(_ command: CurlCommand) {
+        let mustWake = inbox.withLock { inbox in
+            inbox.commands.append(command)
+            guard inbox.sleeping, !inbox.wakePending else { return false }
+            inbox.wakePending = true
+            return true
+        }
+        if mustWake {
+            var byte: UInt8 = 1
+            _ = write(wakeWriteDescriptor, &byte, 1)
+        }
+    }
+
+    /// Takes every queued command (loop thread).
+    func takeCommands() -> [CurlCommand] {
+        inbox.withLock { inbox in
+            guard !inbox.commands.isEmpty else { return [] }
+            let commands = inbox.commands
+            inbox.commands.removeAll(keepingCapacity: true)
+            return commands
+        }
+    }
+
+    /// Marks the loop as sleeping unless commands are waiting; false means "do not sleep" (loop thread).
+    func prepareToSleep() -> Bool {
+        inbox.withLock { inbox in
+            guard inbox.commands.isEmpty else { return false }
+            inbox.sleeping = true
+            return true
+        }
+    }
+
+    /// The loop is awake again; `signalled` when the wake-up descriptor was readable (loop thread).
+    func didWake(signalled: Bool) {
+        inbox.withLock { inbox in
+            inbox.sleeping = false
+            inbox.wakePending = false
+        }
+        if signalled {
+            var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            while withUnsafeMutableBytes(of: &buffer, { read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
+    }
+
+    /// Asks the loop to finish; it releases libcurl and closes the descriptor.
+    func shutdown() { submit(.shutdown) }
+
+    /// Closes the pipe (loop thread, at shutdown: no submit can follow).
+    func closeDescriptors() {
+        close(wakeDescriptor)
+        close(wakeWriteDescriptor)
+    }
+}
+
+/// `curl_global_init`, exactly once per process.
+enum CurlGlobal {
+    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+
+    static func ensureInitialized() {
+        precondition(initialized, "NetCurl: curl_global_init failed")
+    }
+}

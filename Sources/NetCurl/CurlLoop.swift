@@ -1,0 +1,168 @@
+import CCurl
+import Foundation
+import NetCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The event loop: owns the multi handle, the pool of easy handles and the running transfers.
+/// Lives on one thread (the only one that calls libcurl for this transport).
+final class CurlLoop {
+    private let engine: CurlEngine
+    private let configuration: CurlTransport.Configuration
+    private let multi: UnsafeMutableRawPointer
+    private var idleHandles: [CurlHandle] = []
+    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private static let maxIdleHandles = 256
+
+    init(engine: CurlEngine, configuration: CurlTransport.Configuration) {
+        self.engine = engine
+        self.configuration = configuration
+        guard let multi = curl_multi_init() else { fatalError("NetCurl: curl_multi_init failed") }
+        self.multi = multi
+        _ = netkit_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
+        _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
+        // Keep every idle connection the limits allow, so bursts reuse them instead of reconnecting.
+        let cache = configuration.maxTotalConnections > 0 ? configuration.maxTotalConnections : 1024
+        _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, cache)
+    }
+
+    func run() {
+        var running: Int32 = 0
+        var wakeup = curl_waitfd(fd: engine.wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+        while true {
+            if !handleCommands() { break }
+            _ = curl_multi_perform(multi, &running)
+            collectFinished()
+            guard engine.prepareToSleep() else { continue }
+            wakeup.revents = 0
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, &wakeup, 1, 1000, &ready)
+            engine.didWake(signalled: wakeup.revents != 0)
+        }
+        tearDown()
+    }
+
+    /// Runs queued commands; false on shutdown.
+    private func handleCommands() -> Bool {
+        for command in engine.takeCommands() {
+            switch command {
+            case .start(let job): start(job)
+            case .cancel(let token): cancel(token)
+            case .shutdown: return false
+            }
+        }
+        return true
+    }
+
+    private func start(_ job: CurlJob) {
+        if job.token.isCancelled {
+            job.continuation.resume(throwing: NetworkError.cancelled)
+            return
+        }
+        let handle: CurlHandle
+        if let pooled = idleHandles.popLast() {
+            handle = pooled
+        } else if let fresh = CurlHandle() {
+            handle = fresh
+        } else {
+            job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
+            return
+        }
+        let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration)
+        do {
+            try transfer.configure()
+        } catch {
+            transfer.abandon()
+            recycle(handle)
+            job.continuation.resume(throwing: error)
+            return
+        }
+        let code = curl_multi_add_handle(multi, handle.easy)
+        guard code == CURLM_OK else {
+            transfer.abandon()
+            recycle(handle)
+            job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
+            return
+        }
+        active[ObjectIdentifier(job.token)] = transfer
+    }
+
+    private func cancel(_ token: CurlJobToken) {
+        guard let transfer = active.removeValue(forKey: ObjectIdentifier(token)) else { return }
+        _ = curl_multi_remove_handle(multi, transfer.handle.easy)
+        transfer.abandon()
+        recycle(transfer.handle)
+        transfer.job.continuation.resume(throwing: NetworkError.cancelled)
+    }
+
+    private func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            var context: UnsafeMutableRawPointer?
+            _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &context)
+            guard let context else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            active.removeValue(forKey: ObjectIdentifier(transfer.job.token))
+            _ = curl_multi_remove_handle(multi, easy)
+            let result = transfer.finish(code)
+            recycle(transfer.handle)
+            transfer.job.continuation.resume(with: result)
+        }
+    }
+
+    private func recycle(_ handle: CurlHandle) {
+        if idleHandles.count < Self.maxIdleHandles {
+            handle.reset()
+            idleHandles.append(handle)
+        } else {
+            handle.destroy()
+        }
+    }
+
+    private func tearDown() {
+        for transfer in active.values {
+            _ = curl_multi_remove_handle(multi, transfer.handle.easy)
+            transfer.abandon()
+            transfer.handle.destroy()
+            transfer.job.continuation.resume(throwing: NetworkError.cancelled)
+        }
+        active.removeAll()
+        for handle in idleHandles { handle.destroy() }
+        idleHandles.removeAll()
+        _ = curl_multi_cleanup(multi)
+        engine.closeDescriptors()
+    }
+}
+
+/// An easy handle and its error buffer, reused across requests (`curl_easy_reset` between them).
+struct CurlHandle {
+    let easy: UnsafeMutableRawPointer
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init?() {
+        guard let easy = curl_easy_init() else { return nil }
+        self.easy = easy
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    func reset() {
+        curl_easy_reset(easy)
+        errorBuffer[0] = 0
+    }
+
+    func destroy() {
+        curl_easy_cleanup(easy)
+        errorBuffer.deallocate()
+    }
+
+    /// libcurl's detailed message for the last failure, if it wrote one.
+    var errorMessage: String? {
+        errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+    }
+}

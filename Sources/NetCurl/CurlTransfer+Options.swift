@@ -1,0 +1,173 @@
+import CCurl
+import Foundation
+import NetCore
+
+extension CurlTransfer {
+    /// Sets every option for the request on the (freshly reset) easy handle.
+    /// - Throws: ``NetworkError`` when the request cannot be sent (unreadable upload file,
+    ///   unusable download location, invalid TLS policy); nothing is sent then.
+    func configure() throws(NetworkError) {
+        let easy = handle.easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let isHTTPS = request.url.scheme?.lowercased() == "https"
+
+        try check(netkit_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString), "URL")
+        _ = netkit_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = netkit_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        _ = netkit_easy_setopt_ptr(easy, CURLOPT_PRIVATE, context)
+        _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        if configuration.verbose { _ = netkit_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) }
+
+        _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
+        _ = netkit_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
+
+        _ = netkit_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, context)
+        _ = netkit_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            transfer.receiveHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            return size * count
+        }
+        _ = netkit_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, context)
+        _ = netkit_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+        if job.progress != nil {
+            _ = netkit_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+            _ = netkit_easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, context)
+            _ = netkit_easy_setopt_xferinfo_callback(easy) { context, downloadTotal, downloaded, uploadTotal, uploaded in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                transfer.reportProgress(downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded),
+                                        uploadTotal: Int64(uploadTotal), uploaded: Int64(uploaded))
+                return 0
+            }
+        }
+
+        configureRedirects(isHTTPS: isHTTPS)
+        if isHTTPS {
+            _ = netkit_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            // Wait for a connection being set up to say whether it multiplexes, instead of opening more.
+            _ = netkit_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        }
+        try CurlTLS.apply(request.tls, to: easy, host: request.host)
+
+        if let destination = request.download {
+            download = try CurlDownload(destination: destination)
+            if let range = download?.rangeHeaderValue {
+                _ = netkit_easy_setopt_string(easy, CURLOPT_RANGE, range)
+            }
+        }
+        // Byte ranges refer to the encoded representation: a resumable download asks for none.
+        if download?.destination.resumable != true {
+            _ = netkit_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        }
+
+        let hasBody = try configureMethodAndBody(context: context)
+        try configureHeaders(hasBody: hasBody)
+    }
+
+    private func configureRedirects(isHTTPS: Bool) {
+        let easy = handle.easy
+        let policy = configuration.redirectPolicy
+        guard policy.follows else { return }
+        _ = netkit_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        _ = netkit_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects))
+        _ = netkit_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, isHTTPS && !policy.allowsDowngrade ? "https" : "http,https")
+        // libcurl drops Authorization (and cookies set by us) when a redirect changes host unless this is on.
+        _ = netkit_easy_setopt_long(easy, CURLOPT_UNRESTRICTED_AUTH, policy.dropsAuthorizationAcrossHosts ? 0 : 1)
+    }
+
+    /// Sets the method and the streamed body; returns whether a body is sent.
+    private func configureMethodAndBody(context: UnsafeMutableRawPointer) throws(NetworkError) -> Bool {
+        let easy = handle.easy
+        let method = request.method.rawValue.uppercased()
+        let body = request.body
+        var sendsBody: Bool
+        switch body {
+        case .none: sendsBody = method == "POST" || method == "PUT" || method == "PATCH"
+        default: sendsBody = true
+        }
+        if method == "HEAD" {
+            _ = netkit_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+            sendsBody = false
+        }
+        guard sendsBody else {
+            if method != "GET", method != "HEAD" {
+                _ = netkit_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+            }
+            return false
+        }
+        let length: Int64?
+        switch body {
+        case .file(let url):
+            guard let size = body.contentLength else {
+                throw .unreadableFile(target: CurlErrors.describe(request.target), url: url,
+                                      reason: "the file does not exist or its size cannot be read")
+            }
+            length = size
+        default:
+            length = body.contentLength ?? 0
+        }
+        uploadReader = BodyStreamReader(body)
+        // POST with a read callback streams the body; another method name rides on top of it.
+        _ = netkit_easy_setopt_long(easy, CURLOPT_POST, 1)
+        if method != "POST" {
+            _ = netkit_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        _ = netkit_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(length ?? -1))
+        _ = netkit_easy_setopt_ptr(easy, CURLOPT_READDATA, context)
+        _ = netkit_easy_setopt_data_callback(easy, CURLOPT_READFUNCTION) { buffer, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        }
+        _ = netkit_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, context)
+        _ = netkit_easy_setopt_seek_callback(easy) { context, offset, origin in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            guard origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+            return transfer.seekBody(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_FAIL)
+        }
+        return true
+    }
+
+    private func configureHeaders(hasBody: Bool) throws(NetworkError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        func add(_ line: String) {
+            if let appended = curl_slist_append(list, line) { list = appended }
+        }
+        var hasContentType = false, hasExpect = false
+        for field in request.headers {
+            let name = field.name.lowercased()
+            // libcurl sets Content-Length from the body; a second one would make the request invalid.
+            if name == "content-length" { continue }
+            if name == "content-type" { hasContentType = true }
+            if name == "expect" { hasExpect = true }
+            // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
+            add(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        if hasBody {
+            // libcurl would add a form Content-Type to a POST without one, and Expect: 100-continue
+            // (a round trip) to larger bodies.
+            if !hasContentType { add("Content-Type:") }
+            if !hasExpect { add("Expect:") }
+        }
+        headerList = list
+        if let list { _ = netkit_easy_setopt_ptr(handle.easy, CURLOPT_HTTPHEADER, list) }
+    }
+
+    private func check(_ code: CURLcode, _ what: String) throws(NetworkError) {
+        guard code == CURLE_OK else {
+            throw .invalidRequest(target: CurlErrors.describe(request.target),
+                                  reason: "libcurl rejected the \(what): \(String(cString: curl_easy_strerror(code)))")
+        }
+    }
+
+    /// Whole milliseconds, at least 1 (0 would mean "no timeout" to libcurl).
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 1 }
+        let millis = seconds.multipliedReportingOverflow(by: 1000)
+        if millis.overflow { return Int.max }
+        let total = millis.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return max(1, Int(total))
+    }
+}

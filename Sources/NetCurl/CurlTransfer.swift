@@ -1,0 +1,233 @@
+import CCurl
+import Foundation
+import NetCore
+
+/// One request on the loop thread: its easy handle's options, the callbacks' state and the
+/// response being assembled. Only the loop thread touches it.
+final class CurlTransfer {
+    let job: CurlJob
+    let handle: CurlHandle
+    let configuration: CurlTransport.Configuration
+    let startDate = Date()
+
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var uploadReader: BodyStreamReader?
+    /// A failure inside a callback (unreadable upload file, disk full); it explains the curl code.
+    var callbackError: NetworkError?
+    var download: CurlDownload?
+
+    // The response being received (reset by each status line: 1xx, redirects).
+    var statusCode = 0
+    var headerFields: [(name: String, value: String)] = []
+    var body = Data()
+
+    private var reportedUpload: Int64 = -1
+    private var reportedDownload: Int64 = -1
+
+    init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration) {
+        self.job = job
+        self.handle = handle
+        self.configuration = configuration
+    }
+
+    var request: Request { job.request }
+
+    /// Releases what the transfer holds after it was removed from the multi handle unfinished
+    /// (cancelled, failed to start). A resumable download keeps its partial file.
+    func abandon() {
+        freeHeaderList()
+        download?.abandon()
+    }
+
+    private func freeHeaderList() {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    // MARK: Callbacks (loop thread, inside curl_multi_perform)
+
+    /// A header line, CRLF included. A status line starts a new response.
+    func receiveHeader(_ line: UnsafeRawBufferPointer) {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        guard end > 0 else { return }
+        if end > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F { // "HTTP/"
+            statusCode = Self.parseStatus(line[0..<end])
+            headerFields.removeAll(keepingCapacity: true)
+            body.removeAll(keepingCapacity: true)
+            download?.responseStarted()
+            return
+        }
+        guard let colon = line[0..<end].firstIndex(of: 0x3A) else { return }
+        var valueStart = colon + 1
+        while valueStart < end, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<end]), as: UTF8.self)
+        headerFields.append((name, value))
+    }
+
+    /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let download {
+            do {
+                try download.write(bytes, status: statusCode, headerValue: headerValue)
+            } catch {
+                callbackError = error
+                return 0
+            }
+            return bytes.count
+        }
+        body.append(bytes.bindMemory(to: UInt8.self))
+        return bytes.count
+    }
+
+    /// Fills `buffer` with upload bytes; 0 ends the body.
+    func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let uploadReader else { return 0 }
+        do {
+            return try uploadReader.read(into: buffer)
+        } catch {
+            callbackError = unreadableBody(error)
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    /// Rewinds the upload (libcurl resends a body after a redirect or on a dead reused connection).
+    func seekBody(to offset: Int64) -> Bool {
+        let reader = BodyStreamReader(request.body)
+        var remaining = offset
+        if remaining > 0 {
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+            defer { scratch.deallocate() }
+            while remaining > 0 {
+                let slice = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Int(min(Int64(scratch.count), remaining))])
+                guard let count = try? reader.read(into: slice), count > 0 else { return false }
+                remaining -= Int64(count)
+            }
+        }
+        uploadReader = reader
+        return true
+    }
+
+    /// Progress from libcurl; forwards changes only.
+    func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
+        guard let progress = job.progress else { return }
+        if uploaded != reportedUpload, uploaded > 0 || uploadTotal > 0 {
+            reportedUpload = uploaded
+            progress(TransferProgress(direction: .upload, completedBytes: uploaded, totalBytes: uploadTotal > 0 ? uploadTotal : nil))
+        }
+        if downloaded != reportedDownload, downloaded > 0 || downloadTotal > 0 {
+            reportedDownload = downloaded
+            let offset = download?.resumeOffset ?? 0
+            let total = downloadTotal > 0 ? downloadTotal + (download?.appending == true ? offset : 0) : nil
+            let done = downloaded + (download?.appending == true ? offset : 0)
+            progress(TransferProgress(direction: .download, completedBytes: done, totalBytes: total))
+        }
+    }
+
+    // MARK: Completion
+
+    /// Builds the result once libcurl reports the transfer done with `code`.
+    func finish(_ code: CURLcode) -> Result<Response, any Error> {
+        defer { freeHeaderList() }
+        guard code == CURLE_OK else {
+            download?.abandon()
+            return .failure(callbackError ?? CurlErrors.map(code, transfer: self))
+        }
+        var status = 0
+        _ = netkit_easy_getinfo_long(handle.easy, CURLINFO_RESPONSE_CODE, &status)
+        if status != 0 { statusCode = status }
+        let headers = makeHeaders()
+        var data = body
+        var fileURL: URL?
+        var reportedStatus = statusCode
+        if let download {
+            do {
+                switch try download.complete(status: statusCode, headerValue: headerValue) {
+                case .placed(let url, let treatedAsSuccess):
+                    fileURL = url
+                    data = Data()
+                    if treatedAsSuccess { reportedStatus = 200 }
+                case .notPlaced(let errorBody):
+                    data = errorBody
+                }
+            } catch {
+                download.abandon()
+                return .failure(error)
+            }
+        }
+        let response = Response(
+            statusCode: reportedStatus, headers: headers, data: data, request: request,
+            fileURL: fileURL, source: .network, metrics: metrics()
+        )
+        return .success(response)
+    }
+
+    /// The value of the current response's header `name` (any case).
+    func headerValue(_ name: String) -> String? {
+        for field in headerFields where field.name.utf8.count == name.utf8.count && field.name.lowercased() == name.lowercased() {
+            return field.value
+        }
+        return nil
+    }
+
+    private func makeHeaders() -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for field in headerFields {
+            if let existing = headers[field.name] {
+                headers[field.name] = existing + ", " + field.value
+            } else {
+                headers[field.name] = field.value
+            }
+        }
+        return headers
+    }
+
+    private func metrics() -> ResponseMetrics {
+        let easy = handle.easy
+        func micros(_ info: CURLINFO) -> Int64 {
+            var value: curl_off_t = 0
+            _ = netkit_easy_getinfo_off_t(easy, info, &value)
+            return Int64(value)
+        }
+        let total = micros(CURLINFO_TOTAL_TIME_T)
+        let connect = max(micros(CURLINFO_APPCONNECT_TIME_T), micros(CURLINFO_CONNECT_TIME_T))
+        let firstByte = micros(CURLINFO_STARTTRANSFER_TIME_T)
+        var version = 0
+        _ = netkit_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        return ResponseMetrics(
+            startDate: startDate, duration: .microseconds(total),
+            connectDuration: .microseconds(connect), timeToFirstByte: firstByte > 0 ? .microseconds(firstByte) : nil,
+            bytesSent: micros(CURLINFO_SIZE_UPLOAD_T), bytesReceived: micros(CURLINFO_SIZE_DOWNLOAD_T),
+            httpVersion: Self.versionName(version)
+        )
+    }
+
+    static func versionName(_ version: Int) -> String? {
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_1_1): "HTTP/1.1"
+        case Int(CURL_HTTP_VERSION_2_0): "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): "HTTP/3"
+        default: nil
+        }
+    }
+
+    /// The status code in `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    private static func parseStatus(_ line: Slice<UnsafeRawBufferPointer>) -> Int {
+        guard let space = line.firstIndex(of: 0x20) else { return 0 }
+        var code = 0
+        var index = space + 1
+        while index < line.endIndex, line[index] >= 0x30, line[index] <= 0x39 {
+            code = code * 10 + Int(line[index] - 0x30)
+            index += 1
+        }
+        return code
+    }
+
+    func unreadableBody(_ error: any Error) -> NetworkError {
+        var url = request.url
+        if case .file(let file) = request.body { url = file }
+        return .unreadableFile(target: CurlErrors.describe(request.target), url: url, reason: "\(error)")
+    }
+}
