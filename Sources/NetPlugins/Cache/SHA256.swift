@@ -100,13 +100,14 @@ public enum SHA256 {
                 buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
                 offset = take
                 if buffer.count == 64 {
-                    buffer.withUnsafeBytes { compress($0.baseAddress!) }
+                    buffer.withUnsafeBytes { compress($0.baseAddress!, count: 1) }
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            while bytes.count - offset >= 64 {
-                compress(base + offset)
-                offset += 64
+            let whole = (bytes.count - offset) / 64
+            if whole > 0 {
+                compress(base + offset, count: whole)
+                offset += whole * 64
             }
             if offset < bytes.count {
                 buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset))
@@ -122,13 +123,7 @@ public enum SHA256 {
             for shift in stride(from: 56, through: 0, by: -8) {
                 tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
             }
-            tail.withUnsafeBytes { pointer in
-                var offset = 0
-                while offset < pointer.count {
-                    compress(pointer.baseAddress! + offset)
-                    offset += 64
-                }
-            }
+            tail.withUnsafeBytes { compress($0.baseAddress!, count: $0.count / 64) }
             buffer.removeAll()
             var digest: [UInt8] = []
             digest.reserveCapacity(32)
@@ -141,41 +136,50 @@ public enum SHA256 {
             return digest
         }
 
-        /// Processes one 64-byte block.
-        private mutating func compress(_ block: UnsafeRawPointer) {
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                for t in 0..<16 {
-                    let b = block + t * 4
-                    w[t] = UInt32(b.load(as: UInt8.self)) << 24
-                        | UInt32(b.load(fromByteOffset: 1, as: UInt8.self)) << 16
-                        | UInt32(b.load(fromByteOffset: 2, as: UInt8.self)) << 8
-                        | UInt32(b.load(fromByteOffset: 3, as: UInt8.self))
+        /// Processes `count` consecutive 64-byte blocks.
+        private mutating func compress(_ blocks: UnsafeRawPointer, count: Int) {
+            var words = state
+            SHA256.roundConstants.withUnsafeBufferPointer { k in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                    for index in 0..<count {
+                        SHA256.compress(&words, blocks + index &* 64, w.baseAddress!, k.baseAddress!)
+                    }
                 }
-                for t in 16..<64 {
-                    let x = w[t - 15], y = w[t - 2]
-                    let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3)
-                    let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y >> 10)
-                    w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-                }
-                var (a, b, c, d, e, f, g, h) = state
-                for t in 0..<64 {
-                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ SHA256.roundConstants[t] &+ w[t]
-                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    h = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
-                }
-                state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                         state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
             }
+            state = words
         }
     }
 
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
+    @inline(__always)
+    private static func compress(_ state: inout State, _ block: UnsafeRawPointer, _ w: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>) {
+        for t in 0..<16 {
+            w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
+        }
+        for t in 16..<64 {
+            let x = w[t &- 15], y = w[t &- 2]
+            let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3)
+            let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y >> 10)
+            w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for t in 0..<64 {
+            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
+            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            h = g; g = f; f = e; e = d &+ t1
+            d = c; c = b; b = a; a = t1 &+ t2
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    }
+
     /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
-    fileprivate static let roundConstants: [UInt32] = [
+    private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
