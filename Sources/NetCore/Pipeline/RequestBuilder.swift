@@ -34,7 +34,8 @@ struct RequestBuilder: Sendable {
 
     private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {
         let base = configuration.baseURL ?? target.baseURL
-        let name = targetDescription(target)
+        // Only error paths need the name; describing a target uses reflection (tens of us).
+        var name: String { targetDescription(target) }
         guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
             throw .invalidURL(target: name, reason: "the base URL \"\(base.absoluteString)\" is not an absolute http(s) URL")
         }
