@@ -16,7 +16,7 @@ struct Pipeline: Sendable {
     }
 
     func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
-        let id = UUID()
+        let id = UUID.randomRequestID()
         var context = RequestContext()
         var attempt = 1
         while true {
