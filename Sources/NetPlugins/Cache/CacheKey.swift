@@ -62,14 +62,28 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
-    /// The URL without its fragment, with query items sorted (stable order, original encoding).
+    /// The URL without its fragment, with query items sorted by their bytes (stable order,
+    /// original encoding). Works on UTF-8 bytes: `Character` and Foundation searches cost
+    /// microseconds on every cache hit.
     static func canonicalURL(_ url: URL) -> String {
-        var string = url.absoluteString
-        if let hash = string.firstIndex(of: "#") { string = String(string[..<hash]) }
-        guard let question = string.firstIndex(of: "?") else { return string }
-        let query = string[string.index(after: question)...]
-        if !query.contains("&") { return string }
-        let items = query.split(separator: "&", omittingEmptySubsequences: true).sorted()
-        return string[...question] + items.joined(separator: "&")
+        let string = url.absoluteString
+        let utf8 = string.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        guard let question = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else {
+            return end == utf8.endIndex ? string : String(string[..<end])
+        }
+        let queryStart = utf8.index(after: question)
+        let query = utf8[queryStart..<end]
+        guard query.contains(UInt8(ascii: "&")) else {
+            return end == utf8.endIndex ? string : String(string[..<end])
+        }
+        let items = query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true)
+            .sorted { $0.lexicographicallyPrecedes($1) }
+        var result = String(string[..<queryStart])
+        for (offset, item) in items.enumerated() {
+            if offset > 0 { result += "&" }
+            result += String(Substring(item))
+        }
+        return result
     }
 }
