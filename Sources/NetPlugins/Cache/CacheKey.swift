@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import Synchronization
 
 /// Identifies a cache entry: method, canonical URL (query sorted), SHA-256 of the body, version,
 /// chosen header values and an optional caller-supplied component.
@@ -67,6 +68,20 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// microseconds on every cache hit.
     static func canonicalURL(_ url: URL) -> String {
         let string = url.absoluteString
+        if let known = canonicalCache.withLock({ $0[string] }) { return known }
+        let canonical = makeCanonical(string)
+        canonicalCache.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+            cache[string] = canonical
+        }
+        return canonical
+    }
+
+    /// Recently canonicalised URLs (a hit repeats the same URL; sorting its query every time
+    /// would cost more than the lookup). Cleared when it reaches 1024 entries.
+    private static let canonicalCache = Mutex<[String: String]>([:])
+
+    private static func makeCanonical(_ string: String) -> String {
         let utf8 = string.utf8
         let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
         guard let question = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else {

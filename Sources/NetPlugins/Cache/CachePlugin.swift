@@ -119,7 +119,8 @@ public struct CachePlugin: Plugin {
     // MARK: Hooks
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.context[CacheStateKey.self] = nil
+        // Every path that sends sets or clears the state (the context survives retries); a
+        // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
         let rule = rule(for: request.target)
         guard rule.policy != .ignore, rule.isExplicit || defaultMethods.contains(request.method),
               request.download == nil, rule.allowsAuthorization || !request.headers.contains("Authorization"),
@@ -128,6 +129,7 @@ public struct CachePlugin: Plugin {
                                  sensitiveData: rule.sensitiveData)
         else {
             if rule.policy == .cacheOnly { throw NetworkError.noCachedResponse }
+            if request.context[CacheStateKey.self] != nil { request.context[CacheStateKey.self] = nil }
             return .proceed
         }
         var state = CacheState(key: key, rule: rule)
