@@ -17,7 +17,7 @@ import Darwin
 @Suite("Disk cache crash safety")
 struct CrashSafetyTests {
     static let entryCount = 1000
-    static let rounds = 5
+    static let rounds = 6
     static let childDirectoryVariable = "NETKIT_CACHE_CHILD_DIR"
     static let childGenerationVariable = "NETKIT_CACHE_CHILD_GEN"
     /// The child writes this byte to stdout after every completed `store`.
@@ -90,7 +90,7 @@ struct CrashSafetyTests {
             }
             totalHits += hits
             totalChecked += Self.entryCount
-            print("[crash-safety] round \(round): killed after \(threshold)+ writes; \(leftovers.count) temporary file(s) left; \(hits) hits, \(Self.entryCount - hits) misses")
+            print("[crash-safety] round \(round): killed after \(written)+ reported writes; \(leftovers.count) temporary file(s) left; \(hits) hits, \(Self.entryCount - hits) misses")
         }
         #expect(totalHits > 0, "no entry survived any round, so nothing was verified")
         #expect(totalChecked == Self.entryCount * Self.rounds)
@@ -121,6 +121,9 @@ struct CrashSafetyTests {
             if chunk.isEmpty { break }  // the child exited
             written += chunk.reduce(0) { $0 + ($1 == Self.progressMarker ? 1 : 0) }
         }
+        // Not a wait for anything: a random extra 0-4 ms moves the kill to a random point of a
+        // later write (hashing, writing the temporary file, renaming) instead of just after a marker.
+        usleep(UInt32.random(in: 0...4000))
         kill(pid, SIGKILL)
         process.waitUntilExit()
         return written
