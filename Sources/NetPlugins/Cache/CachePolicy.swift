@@ -13,8 +13,9 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     /// Sends and stores; when the transport fails (not an HTTP error status), answers from any
     /// entry of the right version, marked stale.
     case networkElseCache
-    /// Hands a cached entry to ``Provider/responses(_:)`` first as a provisional response, then
-    /// sends and stores; `request(_:)` returns the network response.
+    /// Hands a cached entry (even an expired one, then marked stale) to `Provider.responses(_:)`
+    /// first as a provisional response, then sends and stores; `request(_:)` returns the network
+    /// response. If the network fails, the call fails: the stream has already had the cached copy.
     case cacheThenNetwork
     /// Sends with `If-None-Match` / `If-Modified-Since` from the stored entry; a `304 Not Modified`
     /// answers with the stored body and refreshes the entry's age.
