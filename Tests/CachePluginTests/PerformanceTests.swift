@@ -53,4 +53,33 @@ struct PerformanceTests {
         print("[cache-bench] disk hit: \(Int(rate)) per second (\(String(format: "%.2f", 1e6 / rate)) us)")
         #expect(rate >= 10_000)
     }
+
+    @Test("the cache's own work for a memory hit (the prepare hook) takes under 3 us")
+    func prepareHookCost() async throws {
+        let plugin = CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)
+        let target = Endpoint(content: .query(["page": 1, "lang": "en"]))
+        let template = Request(url: URL(string: "https://api.example.com/items?page=1&lang=en")!,
+                               headers: ["Accept-Language": "en"], target: target)
+        _ = await plugin.succeed(Response(statusCode: 200, data: Self.body, request: template), for: {
+            var request = template
+            request.context = RequestContext()
+            return request
+        }())
+        var primed = template
+        _ = try await plugin.prepare(&primed)
+        _ = await plugin.succeed(Response(statusCode: 200, data: Self.body, request: primed), for: primed)
+        let count = 200_000
+        let clock = ContinuousClock()
+        let start = clock.now
+        var hits = 0
+        for _ in 0..<count {
+            var request = template
+            if case .respond = try await plugin.prepare(&request) { hits += 1 }
+        }
+        let elapsed = clock.now - start
+        let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / Double(count)
+        print("[cache-bench] prepare hook on a memory hit: \(String(format: "%.2f", micros)) us")
+        #expect(hits == count)
+        #expect(micros < 3)
+    }
 }

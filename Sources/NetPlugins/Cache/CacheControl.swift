@@ -8,7 +8,11 @@ struct CacheControl: Equatable {
     var maxAge: Duration?
 
     init(_ headers: HTTPHeaders) {
-        guard let value = headers["Cache-Control"] else { return }
+        self.init(value: headers["Cache-Control"])
+    }
+
+    init(value: String?) {
+        guard let value else { return }
         for part in value.split(separator: ",") {
             let directive = part.trimmingCharacters(in: .whitespaces).lowercased()
             if directive == "no-store" {

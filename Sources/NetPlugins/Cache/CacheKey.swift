@@ -26,10 +26,13 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: `nil` when the body cannot be hashed without reading files (file uploads,
     ///   multipart with files): such requests are not cached.
     public init?(request: Request, version: Int = 0, headerNames: [String] = [], sensitiveData: String? = nil) {
-        var text = "1|"
+        let url = Self.canonicalURL(request.url)
+        var text = ""
+        text.reserveCapacity(url.utf8.count + 96 + (sensitiveData?.utf8.count ?? 0))
+        text += "1|"
         text += request.method.rawValue
         text += "|"
-        text += Self.canonicalURL(request.url)
+        text += url
         text += "|"
         switch request.body {
         case .none:

@@ -123,8 +123,7 @@ public struct CachePlugin: Plugin {
         // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
         let rule = rule(for: request.target)
         guard rule.policy != .ignore, rule.isExplicit || defaultMethods.contains(request.method),
-              request.download == nil, rule.allowsAuthorization || !request.headers.contains("Authorization"),
-              !(respectsCacheControl && CacheControl(request.headers).noStore),
+              request.download == nil, allowsReading(request.headers, rule: rule),
               let key = CacheKey(request: request, version: rule.version, headerNames: keyHeaders,
                                  sensitiveData: rule.sensitiveData)
         else {
@@ -216,6 +215,22 @@ public struct CachePlugin: Plugin {
         return cachedResponse(refreshed, for: request, at: time, stale: false)
     }
 
+    /// Whether the request's headers allow caching: no `Authorization` (unless allowed) and no
+    /// `Cache-Control: no-store` (when respected). One pass; both names are 13 bytes long.
+    private func allowsReading(_ headers: HTTPHeaders, rule: CacheRule) -> Bool {
+        for field in headers where field.name.utf8.count == 13 {
+            switch field.name.lowercased() {
+            case "authorization" where !rule.allowsAuthorization:
+                return false
+            case "cache-control" where respectsCacheControl && CacheControl(value: field.value).noStore:
+                return false
+            default:
+                continue
+            }
+        }
+        return true
+    }
+
     /// The entry for `key` if it was stored under the rule's version.
     private func lookup(_ key: CacheKey, _ rule: CacheRule) -> CacheEntry? {
         guard let entry = storage.entry(for: key) else { return nil }
@@ -234,7 +249,8 @@ public struct CachePlugin: Plugin {
     }
 
     private func rule(for target: any TargetType) -> CacheRule {
-        let target = (target as? AnyTarget)?.base ?? target
+        // A metatype comparison first: a failed `as? AnyTarget` cast costs a runtime lookup.
+        let target = type(of: target) == AnyTarget.self ? (target as! AnyTarget).base : target
         if let cacheable = target as? any CacheableTarget {
             return CacheRule(policy: cacheable.cachePolicy, isExplicit: true, maxAge: cacheable.cacheMaxAge ?? maxAge,
                              version: cacheable.cacheVersion ?? version, sensitiveData: cacheable.cacheSensitiveData,

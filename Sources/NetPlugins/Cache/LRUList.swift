@@ -20,12 +20,12 @@ struct LRUList<Key: Hashable> {
     func contains(_ key: Key) -> Bool { index[key] != nil }
 
     /// Marks `key` as the most recently used, inserting it when absent.
-    mutating func touch(_ key: Key) {
+    /// - Returns: The key's slot, for ``touch(slot:)``.
+    @discardableResult
+    mutating func touch(_ key: Key) -> Int {
         if let slot = index[key] {
-            guard slot != head else { return }
-            unlink(slot)
-            pushFront(slot)
-            return
+            touch(slot: slot)
+            return slot
         }
         let slot: Int
         if let reused = free.popLast() {
@@ -36,6 +36,14 @@ struct LRUList<Key: Hashable> {
             nodes.append(Node(key: key, previous: -1, next: -1))
         }
         index[key] = slot
+        pushFront(slot)
+        return slot
+    }
+
+    /// Marks the key in `slot` (from ``touch(_:)``) as the most recently used without hashing it.
+    mutating func touch(slot: Int) {
+        guard slot != head else { return }
+        unlink(slot)
         pushFront(slot)
     }
 

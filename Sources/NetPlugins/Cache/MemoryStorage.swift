@@ -5,7 +5,8 @@ import Synchronization
 /// entry count. All operations take one short `Mutex` section; no actor hops.
 public final class MemoryStorage: CacheStorage {
     private struct State {
-        var entries: [CacheKey: CacheEntry] = [:]
+        /// Each entry with its slot in `order` (a hit then hashes the key once).
+        var entries: [CacheKey: (entry: CacheEntry, slot: Int)] = [:]
         var order = LRUList<CacheKey>()
         var bytes = 0
     }
@@ -27,9 +28,9 @@ public final class MemoryStorage: CacheStorage {
 
     public func entry(for key: CacheKey) -> CacheEntry? {
         state.withLock { state in
-            guard let entry = state.entries[key] else { return nil }
-            state.order.touch(key)
-            return entry
+            guard let found = state.entries[key] else { return nil }
+            state.order.touch(slot: found.slot)
+            return found.entry
         }
     }
 
@@ -37,17 +38,16 @@ public final class MemoryStorage: CacheStorage {
         let cost = entry.cost
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) {
-                state.bytes -= old.cost
+                state.bytes -= old.entry.cost
                 state.order.remove(key)
             }
             guard cost <= maxBytes, maxCount > 0 else { return }
             while state.bytes + cost > maxBytes || state.entries.count + 1 > maxCount,
                   let oldest = state.order.oldest {
                 state.order.remove(oldest)
-                if let evicted = state.entries.removeValue(forKey: oldest) { state.bytes -= evicted.cost }
+                if let evicted = state.entries.removeValue(forKey: oldest) { state.bytes -= evicted.entry.cost }
             }
-            state.entries[key] = entry
-            state.order.touch(key)
+            state.entries[key] = (entry, state.order.touch(key))
             state.bytes += cost
         }
     }
@@ -55,7 +55,7 @@ public final class MemoryStorage: CacheStorage {
     public func remove(for key: CacheKey) {
         state.withLock { state in
             guard let old = state.entries.removeValue(forKey: key) else { return }
-            state.bytes -= old.cost
+            state.bytes -= old.entry.cost
             state.order.remove(key)
         }
     }
