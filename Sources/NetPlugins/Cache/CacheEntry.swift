@@ -1,0 +1,64 @@
+import Foundation
+import NetCore
+
+/// A stored response with the metadata the cache needs to judge it.
+public struct CacheEntry: Sendable, Equatable {
+    /// The status code (2xx).
+    public var statusCode: Int
+    /// The response headers.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var data: Data
+    /// When the response was stored or last revalidated.
+    public var storedAt: Date
+    /// The cache version it was stored under.
+    public var version: Int
+    /// The longest the entry stays fresh by the response's own `Cache-Control` (`max-age`, or 0
+    /// for `no-cache`); `nil` means the response set no limit. The policy's age limit applies too.
+    public var maxAge: Duration?
+
+    /// Creates an entry.
+    public init(statusCode: Int, headers: HTTPHeaders, data: Data, storedAt: Date, version: Int = 0, maxAge: Duration? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.data = data
+        self.storedAt = storedAt
+        self.version = version
+        self.maxAge = maxAge
+    }
+
+    /// The entity tag, from the `ETag` header.
+    public var etag: String? { headers["ETag"] }
+    /// The `Last-Modified` header.
+    public var lastModified: String? { headers["Last-Modified"] }
+
+    /// How old the entry is at `now` (never negative).
+    public func age(at now: Date) -> Duration {
+        let seconds = max(0, now.timeIntervalSince(storedAt))
+        return .nanoseconds(Int64(seconds * 1_000_000_000))
+    }
+
+    /// Whether the entry is past `limit` (and its own ``maxAge``) at `now`.
+    public func isExpired(at now: Date, limit: Duration?) -> Bool {
+        let effective: Duration? = switch (limit, maxAge) {
+        case (nil, nil): nil
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (let a?, let b?): min(a, b)
+        }
+        guard let effective else { return false }
+        return age(at: now) >= effective
+    }
+
+    /// Approximate memory cost in bytes: body, headers and a fixed overhead.
+    public var cost: Int {
+        var bytes = data.count + 128
+        for field in headers { bytes += field.name.utf8.count + field.value.utf8.count + 16 }
+        return bytes
+    }
+
+    public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.headers == rhs.headers && lhs.data == rhs.data
+            && lhs.storedAt == rhs.storedAt && lhs.version == rhs.version && lhs.maxAge == rhs.maxAge
+    }
+}

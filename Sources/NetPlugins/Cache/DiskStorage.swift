@@ -1,0 +1,149 @@
+import Foundation
+import NetCore
+import Synchronization
+
+/// Cache storage in a directory: one file per entry, named after the SHA-256 of its key.
+///
+/// - Each file carries the key, the metadata, the body and a SHA-256 checksum (see the format
+///   in `EntryFile.swift`). A truncated, corrupt, zero-length or foreign file is a miss and is
+///   removed; reading never crashes.
+/// - Writes go to a temporary file in the same directory that is then renamed over the entry
+///   (atomic on POSIX file systems), so a process killed at any moment leaves the old entry, the
+///   new one, or a stray temporary file, which the next `DiskStorage` on the directory removes.
+///   Files are not `fsync`ed: the guarantee covers killed processes, not power loss (where the
+///   checksum still turns a torn file into a miss).
+/// - Total file bytes are bounded; the least recently used entries are removed first. The
+///   recency index is built once from the files' modification dates when the storage is created
+///   and kept in memory: a hit reads one file and never scans the directory.
+/// - Several instances (and processes) may share a directory; each bounds the files it knows.
+///
+/// Only files ending in `.nkcache` (and its own temporary files) are ever touched.
+public final class DiskStorage: CacheStorage {
+    static let fileExtension = ".nkcache"
+    static let temporaryPrefix = ".nkcache-tmp-"
+
+    private struct Index {
+        var sizes: [String: Int] = [:]
+        var order = LRUList<String>()
+        var bytes = 0
+
+        mutating func record(_ name: String, size: Int) {
+            bytes += size - (sizes.updateValue(size, forKey: name) ?? 0)
+            order.touch(name)
+        }
+
+        mutating func forget(_ name: String) {
+            guard let size = sizes.removeValue(forKey: name) else { return }
+            bytes -= size
+            order.remove(name)
+        }
+    }
+
+    /// The directory holding the entry files.
+    public let directory: URL
+    /// The most file bytes kept before evicting least recently used entries.
+    public let maxBytes: Int
+    private let directoryPath: String
+    private let index = Mutex(Index())
+
+    /// Opens (creating when needed) a cache directory.
+    ///
+    /// Removes leftover temporary files and indexes the existing entries by modification date.
+    /// - Parameters:
+    ///   - directory: The cache's own directory.
+    ///   - maxBytes: The bound on total file bytes. Default 256 MiB.
+    public init(directory: URL, maxBytes: Int = 256 * 1024 * 1024) {
+        self.directory = directory
+        self.directoryPath = directory.standardizedFileURL.path
+        self.maxBytes = max(0, maxBytes)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        loadIndex()
+    }
+
+    public func entry(for key: CacheKey) -> CacheEntry? {
+        let name = key.digest + Self.fileExtension
+        let path = directoryPath + "/" + name
+        guard let bytes = try? FileIO.read(path) else {
+            index.withLock { $0.forget(name) }
+            return nil
+        }
+        guard let entry = EntryFile.decode(bytes, key: key) else {
+            FileIO.remove(path)
+            index.withLock { $0.forget(name) }
+            return nil
+        }
+        index.withLock { $0.record(name, size: bytes.count) }
+        return entry
+    }
+
+    public func store(_ entry: CacheEntry, for key: CacheKey) throws {
+        let name = key.digest + Self.fileExtension
+        let bytes = EntryFile.encode(entry, key: key)
+        guard bytes.count <= maxBytes else {
+            remove(for: key)
+            return
+        }
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            try FileIO.writeAtomically(bytes, to: directoryPath + "/" + name, directory: directoryPath)
+        } catch {
+            throw NetworkError.fileSystem(reason: "could not write a cache entry in \(directoryPath): \(error)")
+        }
+        let victims = index.withLock { index -> [String] in
+            index.record(name, size: bytes.count)
+            var victims: [String] = []
+            while index.bytes > maxBytes, let oldest = index.order.oldest, oldest != name {
+                index.forget(oldest)
+                victims.append(oldest)
+            }
+            return victims
+        }
+        for victim in victims { FileIO.remove(directoryPath + "/" + victim) }
+    }
+
+    public func remove(for key: CacheKey) {
+        let name = key.digest + Self.fileExtension
+        FileIO.remove(directoryPath + "/" + name)
+        index.withLock { $0.forget(name) }
+    }
+
+    public func removeAll() {
+        index.withLock { $0 = Index() }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+        where name.hasSuffix(Self.fileExtension) || name.hasPrefix(Self.temporaryPrefix) {
+            FileIO.remove(directoryPath + "/" + name)
+        }
+    }
+
+    public var totalBytes: Int { index.withLock { $0.bytes } }
+
+    public var count: Int { index.withLock { $0.sizes.count } }
+
+    private func loadIndex() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+        var found: [(name: String, size: Int, date: Date)] = []
+        for name in names {
+            let path = directoryPath + "/" + name
+            if name.hasPrefix(Self.temporaryPrefix) {
+                FileIO.remove(path)
+                continue
+            }
+            guard name.hasSuffix(Self.fileExtension),
+                  let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            let date = attributes[.modificationDate] as? Date ?? .distantPast
+            found.append((name, size, date))
+        }
+        found.sort { $0.date < $1.date }
+        let victims = index.withLock { index -> [String] in
+            for file in found { index.record(file.name, size: file.size) }
+            var victims: [String] = []
+            while index.bytes > maxBytes, let oldest = index.order.oldest {
+                index.forget(oldest)
+                victims.append(oldest)
+            }
+            return victims
+        }
+        for victim in victims { FileIO.remove(directoryPath + "/" + victim) }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import NetCore
+
+/// The on-disk format of one ``DiskStorage`` entry.
+///
+/// ```
+/// "NKCACHE1"                       8-byte magic
+/// u32 length + UTF-8               the full cache key (checked on read)
+/// i64 status, u64 storedAt (Double bits), i64 version, u8 hasMaxAge + i64 maxAge nanoseconds
+/// u32 header count, then u32 length + UTF-8 for each name and value
+/// u64 length + bytes               the body
+/// 32 bytes                         SHA-256 of everything above
+/// ```
+/// Integers are little-endian. Any mismatch (length, magic, checksum, key) makes the file invalid.
+enum EntryFile {
+    static let magic = Array("NKCACHE1".utf8)
+
+    static func encode(_ entry: CacheEntry, key: CacheKey) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entry.data.count + 256)
+        bytes.append(contentsOf: magic)
+        appendString(key.rawValue, to: &bytes)
+        append(UInt64(bitPattern: Int64(entry.statusCode)), to: &bytes)
+        append(entry.storedAt.timeIntervalSince1970.bitPattern, to: &bytes)
+        append(UInt64(bitPattern: Int64(entry.version)), to: &bytes)
+        if let maxAge = entry.maxAge {
+            bytes.append(1)
+            append(UInt64(bitPattern: nanoseconds(maxAge)), to: &bytes)
+        } else {
+            bytes.append(0)
+            append(UInt64(0), to: &bytes)
+        }
+        let fields = Array(entry.headers)
+        append(UInt32(fields.count), to: &bytes)
+        for field in fields {
+            appendString(field.name, to: &bytes)
+            appendString(field.value, to: &bytes)
+        }
+        append(UInt64(entry.data.count), to: &bytes)
+        bytes.append(contentsOf: entry.data)
+        bytes.append(contentsOf: SHA256.hash(bytes))
+        return bytes
+    }
+
+    /// Decodes a file's bytes; `nil` when they are not a valid entry for `key`.
+    static func decode(_ bytes: [UInt8], key: CacheKey) -> CacheEntry? {
+        guard bytes.count >= magic.count + SHA256.byteCount else { return nil }
+        let payloadEnd = bytes.count - SHA256.byteCount
+        return bytes.withUnsafeBytes { raw -> CacheEntry? in
+            guard SHA256.hash(UnsafeRawBufferPointer(rebasing: raw[0..<payloadEnd]))
+                    .elementsEqual(raw[payloadEnd...]) else { return nil }
+            var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<payloadEnd]))
+            guard reader.take(magic.count).map({ $0.elementsEqual(magic) }) == true,
+                  let storedKey = reader.string(), storedKey == key.rawValue,
+                  let status = reader.u64(), let storedAt = reader.u64(), let version = reader.u64(),
+                  let hasMaxAge = reader.take(1), let maxAge = reader.u64(),
+                  let headerCount = reader.u32() else { return nil }
+            var fields: [(String, String)] = []
+            for _ in 0..<headerCount {
+                guard let name = reader.string(), let value = reader.string() else { return nil }
+                fields.append((name, value))
+            }
+            guard let bodyLength = reader.u64(), bodyLength == UInt64(reader.remaining),
+                  let body = reader.take(Int(bodyLength)) else { return nil }
+            return CacheEntry(
+                statusCode: Int(Int64(bitPattern: status)), headers: HTTPHeaders(fields: fields), data: Data(body),
+                storedAt: Date(timeIntervalSince1970: Double(bitPattern: storedAt)),
+                version: Int(Int64(bitPattern: version)),
+                maxAge: hasMaxAge[hasMaxAge.startIndex] == 1 ? .nanoseconds(Int64(bitPattern: maxAge)) : nil)
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func appendString(_ string: String, to bytes: inout [UInt8]) {
+        append(UInt32(string.utf8.count), to: &bytes)
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    /// A bounds-checked little-endian reader.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        var remaining: Int { bytes.count - offset }
+
+        mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count >= 0, count <= remaining else { return nil }
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+        }
+
+        mutating func u32() -> UInt32? {
+            take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
+        }
+
+        mutating func u64() -> UInt64? {
+            take(8).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        }
+
+        mutating func string() -> String? {
+            guard let length = u32(), let raw = take(Int(length)) else { return nil }
+            return String(validating: raw, as: UTF8.self)
+        }
+    }
+}
