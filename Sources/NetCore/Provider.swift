@@ -12,6 +12,7 @@ import Synchronization
 /// Every method runs the same pipeline (see ``Plugin``). Errors are always ``NetworkError``.
 /// A request keeps running when the caller drops the provider; cancel it through its `Task`,
 /// the returned ``Cancellable``, or ``cancelAll()``.
+/// ``request(_:)`` runs in the calling task: no extra task or thread hop per request.
 public final class Provider<Target: TargetType>: Sendable {
     /// The transport that sends requests.
     public let transport: any Transport
@@ -101,21 +102,21 @@ public final class Provider<Target: TargetType>: Sendable {
     }
 
     /// Cancels every request of this provider that is in flight now.
+    ///
+    /// It cancels the tasks awaiting those requests, exactly as if you had cancelled each one:
+    /// they get ``NetworkError/cancelled``, and code that keeps running in such a task afterwards
+    /// sees a cancelled task. Requests started with ``send(_:completion:)``, ``responses(_:)`` and
+    /// ``transfer(_:)`` run in tasks of their own.
     public func cancelAll() {
         inFlight.cancelAll()
     }
 
-    /// Runs the pipeline in its own task, so ``cancelAll()`` can cancel it and it outlives a
-    /// dropped provider; the caller's cancellation is forwarded.
+    /// Runs the pipeline in the caller's task (a task per request would double the cost of a
+    /// cache hit), registered so ``cancelAll()`` can cancel it.
     private func run(_ target: Target, events: PipelineEvents) async -> Result<Response, NetworkError> {
-        let pipeline = pipeline
-        let (task, token) = inFlight.start { await pipeline.run(target, events: events) }
-        defer { inFlight.remove(token) }
-        return await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }
+        let token = withUnsafeCurrentTask { task in task.map { inFlight.insert($0) } }
+        defer { if let token { inFlight.remove(token) } }
+        return await pipeline.run(target, events: events)
     }
 }
 
@@ -125,20 +126,24 @@ struct PipelineEvents: Sendable {
     var onProgress: ProgressHandler?
 }
 
-/// The tasks a provider is running, so `cancelAll()` can reach them.
+/// The tasks running this provider's requests, so `cancelAll()` can reach them.
 private final class InFlightRegistry: Sendable {
-    private let tasks = Mutex<(next: Int, running: [Int: Task<Result<Response, NetworkError>, Never>])>((0, [:]))
+    /// A running request's task handle.
+    ///
+    /// `UnsafeCurrentTask` is only valid while its task runs. It is stored by `Provider.run` on
+    /// entry and removed before `run` returns, and it is only touched while `tasks` is locked, so
+    /// every use happens while the task is still inside `run`: the mutex is what makes this true.
+    private struct Handle: @unchecked Sendable {
+        let task: UnsafeCurrentTask
+    }
 
-    /// Starts `operation` in a task registered under the lock, so a concurrent `cancelAll()`
-    /// either sees it or ran entirely before it started.
-    func start(
-        _ operation: @escaping @Sendable () async -> Result<Response, NetworkError>
-    ) -> (Task<Result<Response, NetworkError>, Never>, Int) {
+    private let tasks = Mutex<(next: Int, running: [Int: Handle])>((0, [:]))
+
+    func insert(_ task: UnsafeCurrentTask) -> Int {
         tasks.withLock { state in
-            let task = Task(operation: operation)
             state.next += 1
-            state.running[state.next] = task
-            return (task, state.next)
+            state.running[state.next] = Handle(task: task)
+            return state.next
         }
     }
 
@@ -147,7 +152,8 @@ private final class InFlightRegistry: Sendable {
     }
 
     func cancelAll() {
-        let running = tasks.withLock { Array($0.running.values) }
-        for task in running { task.cancel() }
+        tasks.withLock { state in
+            for handle in state.running.values { handle.task.cancel() }
+        }
     }
 }

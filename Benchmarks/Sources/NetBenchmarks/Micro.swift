@@ -1,6 +1,7 @@
 import Foundation
 import Dispatch
 import NetCore
+import NetPlugins
 
 func micro() async {
     let n = 20_000
@@ -49,4 +50,14 @@ func microProvider() async throws {
     start = clock.now
     for _ in 0..<n { _ = Request(url: URL(string: "http://127.0.0.1/small.json")!, target: BenchAPI.small) }
     print("Request.init:", (clock.now - start) / n)
+}
+
+func microCache() async throws {
+    let provider = Provider<BenchAPI>(transport: StubTransport(), plugins: [CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)])
+    _ = try await provider.request(.small)
+    let clock = ContinuousClock()
+    let n = 100_000
+    let start = clock.now
+    for _ in 0..<n { _ = try await provider.request(.small) }
+    print("memory hit (no decode):", (clock.now - start) / n)
 }

@@ -9,6 +9,11 @@ let requests = quick ? 1_000 : 5_000
 
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
+if arguments.contains("--micro-cache") { try await microCache(); exit(0) }
 if arguments.contains("--micro") { if !arguments.contains("--provider-only") { await micro() }; try await microProvider(); exit(0) }
 if arguments.contains("--experiment") { try await experiment(total: requests); exit(0) }
-try await urlSessionBenchmark(total: requests)
+let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
+func wants(_ name: String) -> Bool { only == nil || only == name }
+if wants("urlsession") { try await urlSessionBenchmark(total: requests) }
+if wants("curl") { try await curlBenchmark(total: requests) }
+if wants("cache") { try await cacheBenchmark(total: requests) }

@@ -1,0 +1,26 @@
+import Foundation
+import NetCore
+import NetCurl
+import NetPlugins
+
+/// Issue 5: cache hits through `Provider.request(_:as:)` on one task (one core), memory and
+/// disk, next to a CurlTransport round trip to the same nginx.
+func cacheBenchmark(total: Int) async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-cache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let transport = CurlTransport()
+    let memory = Provider<BenchAPI>(transport: transport, plugins: [CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)])
+    let disk = Provider<BenchAPI>(transport: transport, plugins: [CachePlugin(storage: DiskStorage(directory: directory), policy: .cacheElseNetwork)])
+    let network = Provider<BenchAPI>(transport: transport)
+    let hits = total * 10
+    let results = try await compare([
+        ("network: Provider + CurlTransport", { _ in _ = try await network.request(.small, as: SmallDocument.self) }),
+        ("memory cache hit", { _ in _ = try await memory.request(.small, as: SmallDocument.self) }),
+        ("disk cache hit", { _ in _ = try await disk.request(.small, as: SmallDocument.self) }),
+    ], total: hits, concurrency: 1)
+    report("Cache hits, sequential (one core), \(hits) requests", results)
+    let roundTrip = 1 / results[0].1.perSecond
+    for (name, measurement) in results.dropFirst() {
+        print("\(name): \(format(measurement.perSecond)) per second, \(format(100 / measurement.perSecond / roundTrip, decimals: 1))% of a network round trip")
+    }
+}

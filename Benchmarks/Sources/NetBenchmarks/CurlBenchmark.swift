@@ -1,0 +1,48 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import NetCore
+import NetCurl
+
+/// Issue 3: Provider + CurlTransport + 5 no-op plugins + JSON decode, against raw URLSession and
+/// wrk (the physical limit) on the same nginx.
+func curlBenchmark(total: Int) async throws {
+    let url = Servers.nginx.appendingPathComponent("small.json")
+    let configuration = URLSessionConfiguration.default
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    let decoder = JSONDecoder()
+    let curlProvider = Provider<BenchAPI>(transport: CurlTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
+    let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
+        ("raw URLSession + JSONDecoder", { _ in
+            let (data, _) = try await session.data(for: URLRequest(url: url))
+            _ = try decoder.decode(SmallDocument.self, from: data)
+        }),
+        ("Provider + CurlTransport + 5 plugins", { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
+    ]
+    for concurrency in [1, 8] {
+        let results = try await compare(contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency)
+        report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
+        if let wrk = runWrk(url: url, connections: concurrency) {
+            let curl = results[1].1.perSecond
+            print("wrk -t1 -c\(concurrency): \(format(wrk)) req/s; Provider + CurlTransport reaches \(format(curl / wrk, decimals: 2)) of wrk")
+        }
+    }
+}
+
+/// Runs wrk for 3 s and returns its requests per second, or nil when wrk is not installed.
+func runWrk(url: URL, connections: Int) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["wrk", "-t1", "-c\(connections)", "-d3s", url.absoluteString]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let line = output.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") }
+    return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+}
