@@ -62,7 +62,7 @@ struct CrashSafetyTests {
 
     #if os(Linux)
     @Test("entries survive SIGKILL of a writing process at random moments: each is a miss or byte-identical")
-    func sigkillWhileWriting() throws {
+    func sigkillWhileWriting() async throws {
         let executable = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
                                       "cannot locate the test binary to re-execute")
         let directory = temporaryDirectory()
@@ -71,7 +71,11 @@ struct CrashSafetyTests {
         var totalChecked = 0
         for round in 0..<Self.rounds {
             let threshold = Int.random(in: 1...(Self.entryCount * 3 / 2))
-            let written = try runChild(executable, directory: directory, generation: round * 100, killAfter: threshold)
+            // Reading the child's output blocks, so it runs on a thread of its own rather than
+            // holding one of the few threads the test runner shares among all tests.
+            let written = try await onDedicatedThread { [self] in
+                try runChild(executable, directory: directory, generation: round * 100, killAfter: threshold)
+            }
             #expect(written >= threshold, "the child stopped after \(written) writes before it was killed")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
                 .filter { $0.hasPrefix(DiskStorage.temporaryPrefix) }
@@ -159,5 +163,12 @@ struct CrashSafetyTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names.count == 200 - damaged.count)
         #expect(reopened.count == 200 - damaged.count)
+    }
+}
+
+/// Runs blocking work on a new thread and waits for it without blocking a concurrency thread.
+func onDedicatedThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

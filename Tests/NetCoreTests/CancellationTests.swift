@@ -78,13 +78,13 @@ struct CancellationTests {
         let log = TransportLog()
         let provider = Provider<TestTarget>(transport: StubTransport.counting(log), plugins: [retry])
         let clock = ContinuousClock()
-        let start = clock.now
         let task = Task { try await provider.request(TestTarget()) }
         await waiting.wait()
+        let cancelledAt = clock.now
         task.cancel()
         let error = await networkError(of: task)
         // The retry asked for 10 s; a cancellable wait ends far sooner.
-        #expect(clock.now - start < .seconds(5))
+        #expect(clock.now - cancelledAt < .seconds(5))
         #expect(error?.caseName == "cancelled")
         #expect(log.count == 1, "no second attempt after cancellation")
         #expect(processed.all.map { $0?.caseName } == ["cancelled"])
