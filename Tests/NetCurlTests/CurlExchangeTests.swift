@@ -148,10 +148,11 @@ struct CurlExchangeTests {
 
     @Test func aSubSecondTimeoutIsHonoured() async throws {
         guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        let transport = CurlTransport()
         let clock = ContinuousClock()
         let start = clock.now
         let error = await networkError {
-            try await CurlTransport().send(.to(fault.appendingPathComponent("hang"), timeout: .milliseconds(300)))
+            try await transport.send(.to(fault.appendingPathComponent("hang"), timeout: .milliseconds(300)))
         }
         let elapsed = clock.now - start
         guard case .timedOut? = error else {
