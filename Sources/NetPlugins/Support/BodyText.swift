@@ -23,7 +23,8 @@ enum BodyText {
         if data.isEmpty { return "" }
         let looksLikeJSON = isJSON(contentType) || (contentType == nil && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(data.first))
         if looksLikeJSON, let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
-            let cleaned = redactKeys(object, redaction: redaction)
+            var changed = false
+            let cleaned = redactKeys(object, redaction: redaction, changed: &changed)
             var options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes]
             if pretty { options.insert(.prettyPrinted); options.insert(.sortedKeys) }
             if let rendered = try? JSONSerialization.data(withJSONObject: cleaned, options: options) {
@@ -39,6 +40,24 @@ enum BodyText {
         return Redaction.scrub(string, secrets: secrets)
     }
 
+    /// `data` with secrets removed, as bytes, for captures and exports: JSON whose keys need
+    /// redacting is re-serialised; other text only has secret values replaced; binary is kept.
+    static func redactedBytes(_ data: Data, contentType: String?, redaction: Redaction, secrets: [String]) -> Data {
+        guard !data.isEmpty, isTextual(contentType) || contentType == nil, let string = String(data: data, encoding: .utf8) else {
+            return data
+        }
+        if isJSON(contentType) || [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(data.first),
+           let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
+            var changed = false
+            let cleaned = redactKeys(object, redaction: redaction, changed: &changed)
+            if changed, let rendered = try? JSONSerialization.data(withJSONObject: cleaned, options: [.fragmentsAllowed, .withoutEscapingSlashes]) {
+                return Data(Redaction.scrub(String(decoding: rendered, as: UTF8.self), secrets: secrets).utf8)
+            }
+        }
+        let scrubbed = Redaction.scrub(string, secrets: secrets)
+        return scrubbed == string ? data : Data(scrubbed.utf8)
+    }
+
     /// A one-line summary of a body that is not shown as text.
     static func summary(_ data: Data, contentType: String?) -> String {
         "<\(contentType ?? "binary") body, \(ByteCount.format(Int64(data.count)))>"
@@ -50,21 +69,24 @@ enum BodyText {
         return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
     }
 
-    private static func redactKeys(_ value: Any, redaction: Redaction) -> Any {
+    private static func redactKeys(_ value: Any, redaction: Redaction, changed: inout Bool) -> Any {
         if let object = value as? [String: Any] {
             var result: [String: Any] = [:]
             for (key, child) in object {
                 let lowered = key.lowercased()
                 if redaction.headerNames.contains(lowered) || redaction.queryNames.contains(lowered) {
                     result[key] = Redaction.placeholder
+                    changed = true
                 } else {
-                    result[key] = redactKeys(child, redaction: redaction)
+                    result[key] = redactKeys(child, redaction: redaction, changed: &changed)
                 }
             }
             return result
         }
         if let array = value as? [Any] {
-            return array.map { redactKeys($0, redaction: redaction) }
+            var result: [Any] = []
+            for element in array { result.append(redactKeys(element, redaction: redaction, changed: &changed)) }
+            return result
         }
         return value
     }
