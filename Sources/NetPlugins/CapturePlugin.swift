@@ -24,8 +24,8 @@ import Synchronization
 public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
     public let redaction: Redaction
+    private let maxBytes: Int
     private let buffer: Mutex<CaptureBuffer>
-    private let outcomes = ReportedOutcomes()
 
     /// Creates a capture.
     /// - Parameters:
@@ -34,47 +34,54 @@ public final class CapturePlugin: Plugin {
     ///   - redaction: Header and query names whose values are hidden. Default: ``Redaction/default``.
     public init(maxEntries: Int = 1000, maxBytes: Int = 16 << 20, redaction: Redaction = .default) {
         self.redaction = redaction
+        self.maxBytes = max(0, maxBytes)
         self.buffer = Mutex(CaptureBuffer(maxCount: maxEntries, maxBytes: maxBytes))
     }
 
     // MARK: Hooks
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.context[AttemptStartKey.self] = .now
+        request.beginAttempt()
         return .proceed
     }
 
     public func succeed(_ response: Response, for request: Request) async -> RetryAction {
-        outcomes.record(request, .success)
-        record(request, response: response, error: nil)
+        request.markReported(.success)
+        record(request, response: CapturedResponse(response), error: nil)
         return .proceed
     }
 
     public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        outcomes.record(request, .failure)
-        record(request, response: error.response, error: error)
+        request.markReported(.init(error))
+        record(request, response: error.response.map(CapturedResponse.init), error: error)
         return .proceed
     }
 
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        if !outcomes.takeWasReported(request, result: result) {
+        if !request.wasReported(result) {
             switch result {
-            case .success(let response): record(request, response: response, error: nil)
-            case .failure(let error): record(request, response: error.response, error: error)
+            case .success(let response): record(request, response: CapturedResponse(response), error: nil)
+            case .failure(let error): record(request, response: error.response.map(CapturedResponse.init), error: error)
             }
         }
         return result
     }
 
-    private func record(_ request: Request, response: Response?, error: NetworkError?) {
-        let metrics = response?.metrics
-        let duration = metrics?.duration ?? request.context[AttemptStartKey.self].map { .now - $0 } ?? .zero
-        let startDate = metrics?.startDate ?? Date(timeIntervalSinceNow: -duration.seconds)
-        let requestBytes = request.body.inMemoryData?.count ?? 0
+    private func record(_ request: Request, response: CapturedResponse?, error: NetworkError?) {
+        let duration = response?.metrics?.duration ?? request.attemptElapsed ?? .zero
+        let startDate = response?.metrics?.startDate ?? Date(timeIntervalSinceNow: -duration.seconds)
+        let requestBytes: Int
+        switch request.body {
+        case .none, .file: requestBytes = 0
+        case .data(let data): requestBytes = data.count
+        case .multipart(let body): requestBytes = Int(body.contentLength)
+        }
         let bytes = requestBytes + (response?.data.count ?? 0)
-        var record = CaptureRecord(request: request, response: response, error: error, startDate: startDate,
+        var record: CaptureRecord?
+        if bytes <= maxBytes {
+            record = CaptureRecord(request: request, response: response, error: error, startDate: startDate,
                                    duration: duration, bytes: bytes, bodiesOmitted: false)
-        if bytes > buffer.withLock({ $0.maxBytes }) {
+        } else {
             var request = request
             request.body = .none
             var stripped = response
@@ -82,7 +89,8 @@ public final class CapturePlugin: Plugin {
             record = CaptureRecord(request: request, response: stripped, error: error, startDate: startDate,
                                    duration: duration, bytes: 0, bodiesOmitted: true)
         }
-        buffer.withLock { $0.append(record) }
+        // Moved, not copied, into the buffer: the lock covers only the ring update.
+        buffer.withLock { $0.append(record.take()!) }
     }
 
     // MARK: Reading

@@ -40,10 +40,28 @@ public struct CapturedExchange: Sendable {
     public let bodiesOmitted: Bool
 }
 
+/// The parts of a response the capture keeps (not its copy of the request: fewer references to
+/// retain on the hot path).
+struct CapturedResponse: Sendable {
+    var statusCode: Int
+    var headers: HTTPHeaders
+    var data: Data
+    var source: ResponseSource
+    var metrics: ResponseMetrics?
+
+    init(_ response: Response) {
+        statusCode = response.statusCode
+        headers = response.headers
+        data = response.data
+        source = response.source
+        metrics = response.metrics
+    }
+}
+
 /// What the capture stores per attempt: raw values, redacted only when read.
 struct CaptureRecord: Sendable {
     let request: Request
-    let response: Response?
+    let response: CapturedResponse?
     let error: NetworkError?
     let startDate: Date
     let duration: Duration
@@ -51,7 +69,7 @@ struct CaptureRecord: Sendable {
     let bodiesOmitted: Bool
 
     func redacted(with redaction: Redaction) -> CapturedExchange {
-        let secrets = redaction.secrets(in: request, response: response)
+        let secrets = redaction.secrets(in: request, responseHeaders: response?.headers)
         let requestBody = bodiesOmitted ? nil : request.body.inMemoryData.map {
             BodyText.redactedBytes($0, contentType: request.headers["Content-Type"], redaction: redaction, secrets: secrets)
         }

@@ -42,7 +42,6 @@ public struct LoggerPlugin: Plugin {
     /// What is hidden.
     public let redaction: Redaction
     private let output: @Sendable (String) -> Void
-    private let outcomes = ReportedOutcomes()
 
     /// Creates a logger.
     /// - Parameters:
@@ -64,12 +63,19 @@ public struct LoggerPlugin: Plugin {
     }
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.context[AttemptStartKey.self] = .now
+        request.beginAttempt()
         return .proceed
     }
 
     public func willSend(_ request: Request) async -> SendAction {
-        var entry = "→ \(request.method.rawValue) \(redaction.redact(request.url)) attempt=\(request.attempt)"
+        var line = LineBuilder()
+        line.append("→ " as StaticString)
+        line.append(request.method.rawValue)
+        line.append(" " as StaticString)
+        line.append(redaction.redact(request.url))
+        line.append(" attempt=" as StaticString)
+        line.append(request.attempt)
+        var entry = line.string
         if verbosity == .verbose || includesCurlCommand {
             let secrets = redaction.secrets(in: request)
             if verbosity == .verbose { entry += details(of: request, secrets: secrets) }
@@ -80,19 +86,19 @@ public struct LoggerPlugin: Plugin {
     }
 
     public func succeed(_ response: Response, for request: Request) async -> RetryAction {
-        outcomes.record(request, .success)
+        request.markReported(.success)
         output(entry(for: response, request: request))
         return .proceed
     }
 
     public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        outcomes.record(request, .failure)
+        request.markReported(.init(error))
         output(entry(for: error, request: request))
         return .proceed
     }
 
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        if !outcomes.takeWasReported(request, result: result) {
+        if !request.wasReported(result) {
             switch result {
             case .success(let response): output(entry(for: response, request: request))
             case .failure(let error): output(entry(for: error, request: request))
@@ -106,9 +112,24 @@ public struct LoggerPlugin: Plugin {
     private func entry(for response: Response, request: Request) -> String {
         let duration = response.metrics?.duration ?? elapsed(request)
         let bytes = response.metrics?.bytesReceived ?? Int64(response.data.count)
-        var line = "← \(response.statusCode) \(request.method.rawValue) \(redaction.redact(request.url))"
-        if let duration { line += " " + duration.logText }
-        line += " \(ByteCount.format(bytes)) attempt=\(request.attempt) source=\(response.source.rawValue)"
+        var builder = LineBuilder()
+        builder.append("← " as StaticString)
+        builder.append(response.statusCode)
+        builder.append(" " as StaticString)
+        builder.append(request.method.rawValue)
+        builder.append(" " as StaticString)
+        builder.append(redaction.redact(request.url))
+        if let duration {
+            builder.append(" " as StaticString)
+            builder.appendMilliseconds(duration)
+        }
+        builder.append(" " as StaticString)
+        builder.appendByteCount(bytes)
+        builder.append(" attempt=" as StaticString)
+        builder.append(request.attempt)
+        builder.append(" source=" as StaticString)
+        builder.append(response.source.rawValue)
+        var line = builder.string
         if verbosity == .verbose {
             line += details(of: response, secrets: redaction.secrets(in: request, response: response))
         }
@@ -130,7 +151,7 @@ public struct LoggerPlugin: Plugin {
     }
 
     private func elapsed(_ request: Request) -> Duration? {
-        request.context[AttemptStartKey.self].map { .now - $0 }
+        request.attemptElapsed
     }
 
     private func details(of request: Request, secrets: [String]) -> String {

@@ -65,8 +65,12 @@ public struct Redaction: Sendable, Hashable {
     /// The URL's text with redacted query values replaced. Cheap when the URL has no query.
     public func redact(_ url: URL) -> String {
         let text = url.absoluteString
-        guard !queryNames.isEmpty, let queryStart = text.firstIndex(of: "?") else { return text }
-        let fragmentStart = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
+        // Scan bytes, not Characters: this runs for every logged line.
+        guard !queryNames.isEmpty,
+              let offset = text.utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: UInt8(ascii: "?")) }) ?? text.utf8.firstIndex(of: UInt8(ascii: "?")).map({ text.utf8.distance(from: text.utf8.startIndex, to: $0) })
+        else { return text }
+        let queryStart = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        let fragmentStart = text[queryStart...].utf8.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex
         let query = text[text.index(after: queryStart)..<fragmentStart]
         var changed = false
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
@@ -90,6 +94,10 @@ public struct Redaction: Sendable, Hashable {
     /// so that they can be scrubbed from free text. Only computed on slow paths (verbose logs,
     /// exports, error messages).
     public func secrets(in request: Request, response: Response? = nil) -> [String] {
+        secrets(in: request, responseHeaders: response?.headers)
+    }
+
+    func secrets(in request: Request, responseHeaders: HTTPHeaders?) -> [String] {
         var values: [String] = []
         func add(_ value: String) {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
@@ -114,8 +122,8 @@ public struct Redaction: Sendable, Hashable {
             add(String(pair[pair.index(after: equals)...]))
         }
         for field in request.headers where redactsHeader(field.name) { addHeader(field.name, field.value) }
-        if let response {
-            for field in response.headers where redactsHeader(field.name) { addHeader(field.name, field.value) }
+        if let responseHeaders {
+            for field in responseHeaders where redactsHeader(field.name) { addHeader(field.name, field.value) }
         }
         if request.url.query != nil, let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems {
             for item in items where redactsQueryItem(Self.decode(item.name[...])) {

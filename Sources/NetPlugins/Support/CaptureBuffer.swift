@@ -13,8 +13,9 @@ struct CaptureBuffer: Sendable {
         self.maxBytes = max(0, maxBytes)
     }
 
-    mutating func append(_ record: CaptureRecord) {
-        while count > 0 && (count >= maxCount || bytes + record.bytes > maxBytes) { dropOldest() }
+    mutating func append(_ record: consuming CaptureRecord) {
+        let size = record.bytes
+        while count > 0 && (count >= maxCount || bytes + size > maxBytes) { dropOldest() }
         if count == slots.count {
             // Every slot is live: grow (below maxCount, guaranteed by the loop above).
             if head != 0 { compact() }
@@ -23,7 +24,7 @@ struct CaptureBuffer: Sendable {
             slots[(head + count) % slots.count] = record
         }
         count += 1
-        bytes += record.bytes
+        bytes += size
     }
 
     mutating func removeAll() {

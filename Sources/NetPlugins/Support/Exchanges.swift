@@ -1,36 +1,88 @@
+import Dispatch
 import Foundation
 import NetCore
 import Synchronization
 
-/// When the current attempt of a call started (set in `prepare` by the logger and the capture).
-enum AttemptStartKey: RequestContextKey {
-    static let defaultValue: ContinuousClock.Instant? = nil
-}
-
-/// Remembers which calls already had their latest attempt reported through `succeed`/`failure`,
-/// so `process` reports only outcomes that never reached the transport (answered in `prepare`,
-/// stopped, failed to build, cancelled) or that a plugin replaced (recovered).
+/// Per-call bookkeeping shared by the logger and the capture through ``Request/context``: when
+/// the current attempt started, and which outcome `succeed`/`failure` last reported, so `process`
+/// reports only outcomes that never reached the transport (answered in `prepare`, stopped, failed
+/// to build, cancelled) or that a plugin replaced (recovered).
 ///
-/// One lock and one dictionary operation per hook; entries live from `succeed`/`failure` to
-/// `process` of the same call.
-final class ReportedOutcomes: Sendable {
-    enum Kind: Sendable { case success, failure }
+/// One object per call, stored once in the context (a class reference, so reading it back is a
+/// cheap class cast); afterwards only atomic loads and stores. No lock, no shared table.
+final class CallTracker: Sendable {
+    /// The attempt whose start time is stored.
+    private let startedAttempt = Atomic<Int>(0)
+    /// `DispatchTime` nanoseconds when that attempt's `prepare` ran.
+    private let startNanoseconds = Atomic<UInt64>(0)
+    /// The last reported outcome as `attempt × 4 + kind`.
+    private let reported = Atomic<Int>(0)
 
-    private let reported = Mutex<[UUID: (attempt: Int, kind: Kind)]>([:])
+    enum Kind: Int {
+        case success = 1, failure, cancelled
 
-    func record(_ request: Request, _ kind: Kind) {
-        reported.withLock { $0[request.id] = (request.attempt, kind) }
+        init(_ error: NetworkError) {
+            self = error.isCancellation ? .cancelled : .failure
+        }
     }
 
-    /// Whether `result` for `request` was already reported; forgets the call either way.
-    func takeWasReported(_ request: Request, result: Result<Response, NetworkError>) -> Bool {
-        guard let entry = reported.withLock({ $0.removeValue(forKey: request.id) }), entry.attempt == request.attempt else {
-            return false
+    /// Stands for "no tracker" so the context key needs no optional (casting to a class is cheap).
+    static let none = CallTracker()
+
+    func begin(attempt: Int) {
+        guard startedAttempt.load(ordering: .relaxed) != attempt else { return }
+        startNanoseconds.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        startedAttempt.store(attempt, ordering: .releasing)
+    }
+
+    func elapsed(attempt: Int) -> Duration? {
+        guard self !== Self.none, startedAttempt.load(ordering: .acquiring) == attempt else { return nil }
+        let start = startNanoseconds.load(ordering: .relaxed)
+        let now = DispatchTime.now().uptimeNanoseconds
+        return .nanoseconds(Int64(now >= start ? now - start : 0))
+    }
+
+    func markReported(attempt: Int, _ kind: Kind) {
+        guard self !== Self.none else { return }
+        reported.store(attempt * 4 + kind.rawValue, ordering: .releasing)
+    }
+
+    func wasReported(attempt: Int, _ kind: Kind) -> Bool {
+        self !== Self.none && reported.load(ordering: .acquiring) == attempt * 4 + kind.rawValue
+    }
+}
+
+enum CallTrackerKey: RequestContextKey {
+    static var defaultValue: CallTracker { .none }
+}
+
+extension Request {
+    /// Starts the clock for this attempt (once per attempt, whichever tracking plugin comes first).
+    mutating func beginAttempt() {
+        var tracker = context[CallTrackerKey.self]
+        if tracker === CallTracker.none {
+            tracker = CallTracker()
+            context[CallTrackerKey.self] = tracker
         }
-        switch (entry.kind, result) {
-        case (.success, .success): return true
-        case (.failure, .failure(let error)): return !error.isCancellation
-        default: return false
+        tracker.begin(attempt: attempt)
+    }
+
+    /// Time since this attempt's `prepare`, when a tracking plugin ran it.
+    var attemptElapsed: Duration? {
+        context[CallTrackerKey.self].elapsed(attempt: attempt)
+    }
+
+    /// Notes that `succeed`/`failure` reported this attempt.
+    func markReported(_ kind: CallTracker.Kind) {
+        context[CallTrackerKey.self].markReported(attempt: attempt, kind)
+    }
+
+    /// Whether `result` is what `succeed`/`failure` already reported for this attempt.
+    func wasReported(_ result: Result<Response, NetworkError>) -> Bool {
+        let tracker = context[CallTrackerKey.self]
+        switch result {
+        case .success: return tracker.wasReported(attempt: attempt, .success)
+        case .failure(let error): return tracker.wasReported(attempt: attempt, .init(error))
         }
     }
 }
