@@ -110,12 +110,15 @@ public protocol RequestContextKey {
 
 /// Typed values that plugins attach to a request and read in later hooks.
 public struct RequestContext: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    // Inlinable so that plugins' reads specialise to their key's type: unspecialised, each read
+    // instantiates generic metadata at run time (measured ~150 ns, several per request).
+    @usableFromInline var values: [ObjectIdentifier: any Sendable] = [:]
 
     /// Creates an empty context.
     public init() {}
 
     /// The value for `key`, or its default.
+    @inlinable
     public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
         get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
         set { values[ObjectIdentifier(key)] = newValue }

@@ -1,0 +1,226 @@
+import Foundation
+import NetCore
+import Synchronization
+
+/// Attaches `Authorization: Bearer <token>` and refreshes the token once when the server answers
+/// 401, however many requests were rejected together (single flight), then retries them.
+///
+/// ```swift
+/// let auth = AuthPlugin(
+///     token: { try await keychain.accessToken() },
+///     refresh: { try await session.refreshAccessToken() }   // must not go through this plugin
+/// )
+/// let provider = Provider<API>(plugins: [auth, LoggerPlugin()])
+/// ```
+///
+/// - The first request asks `token` for a token (one call even for many concurrent requests) and
+///   the plugin keeps it. Requests that already carry the header (a login endpoint with Basic
+///   credentials) are left alone; so are requests `appliesTo` rejects.
+/// - On 401 (in `failure`, or in `succeed` when the target's validation accepts 401) the plugin
+///   calls `refresh` once and shares that one refresh among every request that was rejected with
+///   the same token: 50 concurrent 401s cause exactly one refresh. A 401 for a token that was
+///   already replaced retries with the new token without refreshing again. Requests that start
+///   while a refresh runs wait for it instead of sending the stale token.
+/// - Each call is retried for authentication at most once, so a new token that is rejected too
+///   ends the call with its 401 instead of looping. (``ProviderConfiguration/maxAttempts`` must
+///   allow the extra attempt; the default 3 does.)
+/// - A failed refresh fails every request that waited for it with
+///   ``NetworkError/pluginFailed(plugin:reason:)`` naming the refresh error. `failure` cannot
+///   throw, so the plugin lets the 401 proceed there and replaces it in `process`; place other
+///   plugins that inspect final errors after this one.
+///
+/// The hot path (a token is known, no refresh running) takes one short lock in `prepare` and one
+/// in `process`; the shared state is only awaited on the 401 path.
+///
+/// `refresh` must not send its request through a provider that uses this same plugin (it would
+/// wait for itself); use a separate provider, or exclude the token endpoint with `appliesTo`.
+/// A caller cancelled while a refresh runs ends when that refresh ends.
+public final class AuthPlugin: Plugin {
+    /// The header that carries the token. Default `Authorization`.
+    public let header: String
+    /// The scheme before the token. Default `Bearer`; empty for the bare token.
+    public let scheme: String
+    private let fetchToken: @Sendable () async throws -> String
+    private let refreshToken: @Sendable () async throws -> String
+    private let appliesTo: @Sendable (Request) -> Bool
+    private let state = Mutex(State())
+
+    private struct State {
+        var token: String?
+        /// Increments whenever the token changes, so a request knows whether its token is stale.
+        var generation = 0
+        var pending: Task<String, any Error>?
+        var refreshes = 0
+        /// Calls already retried once for authentication (removed in `process`).
+        var retriedCalls: Set<UUID> = []
+        /// Calls whose refresh failed, with the reason (replaced by an error in `process`).
+        var failedCalls: [UUID: String] = [:]
+    }
+
+    /// Which token a request was sent with.
+    private struct SentToken: Sendable {
+        let generation: Int
+    }
+
+    private enum SentTokenKey: RequestContextKey {
+        static let defaultValue: SentToken? = nil
+    }
+
+    /// Creates the plugin.
+    /// - Parameters:
+    ///   - header: The header to set. Default `Authorization`.
+    ///   - scheme: Written before the token. Default `Bearer`.
+    ///   - token: Returns the current token; called when the plugin has none yet.
+    ///   - refresh: Returns a new token after a 401; called once per batch of rejected requests.
+    ///   - appliesTo: Which requests get a token. Default: all.
+    public init(
+        header: String = "Authorization", scheme: String = "Bearer",
+        token: @escaping @Sendable () async throws -> String,
+        refresh: @escaping @Sendable () async throws -> String,
+        appliesTo: @escaping @Sendable (Request) -> Bool = { _ in true }
+    ) {
+        self.header = header
+        self.scheme = scheme
+        self.fetchToken = token
+        self.refreshToken = refresh
+        self.appliesTo = appliesTo
+    }
+
+    /// The token the plugin attaches now, if it has one.
+    public var currentToken: String? { state.withLock { $0.token } }
+
+    /// How many refreshes have completed successfully.
+    public var refreshCount: Int { state.withLock { $0.refreshes } }
+
+    /// Replaces the token (after a login, say); requests from now on carry it.
+    public func setToken(_ token: String) {
+        state.withLock { state in
+            state.token = token
+            state.generation += 1
+        }
+    }
+
+    /// Forgets the token (after a logout); the next request asks `token` again.
+    public func clearToken() {
+        state.withLock { state in
+            state.token = nil
+            state.generation += 1
+        }
+    }
+
+    // MARK: Hooks
+
+    public func prepare(_ request: inout Request) async throws -> PrepareAction {
+        guard !request.headers.contains(header), appliesTo(request) else { return .proceed }
+        let (token, generation) = try await usableToken()
+        request.headers[header] = scheme.isEmpty ? token : scheme + " " + token
+        request.context[SentTokenKey.self] = SentToken(generation: generation)
+        return .proceed
+    }
+
+    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        guard response.statusCode == 401, await refreshAfterRejection(of: request) else { return .proceed }
+        return .retry(after: .zero)
+    }
+
+    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+        guard error.statusCode == 401, case .unacceptableStatus = error, await refreshAfterRejection(of: request) else {
+            return .proceed
+        }
+        return .retry(after: .zero)
+    }
+
+    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+        guard request.context[SentTokenKey.self] != nil else { return result }
+        let failure = state.withLock { state -> String? in
+            state.retriedCalls.remove(request.id)
+            return state.failedCalls.removeValue(forKey: request.id)
+        }
+        guard let failure else { return result }
+        let status = (try? result.get().statusCode) ?? (result.failureError?.statusCode)
+        guard status == 401 else { return result }
+        return .failure(.pluginFailed(plugin: name, reason: "the token refresh failed (\(failure)), so \(request.method) \(request.url.path) stays unauthorized (401)"))
+    }
+
+    // MARK: Tokens
+
+    /// The known token, or the result of the running fetch or refresh, or a new fetch.
+    private func usableToken() async throws -> (String, Int) {
+        enum Next { case ready(String, Int), wait(Task<String, any Error>) }
+        let next = state.withLock { state -> Next in
+            if state.pending == nil, let token = state.token { return .ready(token, state.generation) }
+            if let pending = state.pending { return .wait(pending) }
+            let task = makePendingTask(state: &state, refreshing: false)
+            return .wait(task)
+        }
+        switch next {
+        case .ready(let token, let generation):
+            return (token, generation)
+        case .wait(let task):
+            do {
+                _ = try await task.value
+            } catch {
+                throw NetworkError.pluginFailed(plugin: name, reason: "could not get a token: \(error)")
+            }
+            // Read the state again: the token may have changed since the task ended.
+            return try await usableToken()
+        }
+    }
+
+    /// Decides, for a request rejected with 401, whether to retry it: once per call, after the
+    /// single shared refresh (or at once when its token was already replaced).
+    private func refreshAfterRejection(of request: Request) async -> Bool {
+        guard let sent = request.context[SentTokenKey.self] else { return false }
+        enum Step { case giveUp, retry, wait(Task<String, any Error>) }
+        let step = state.withLock { state -> Step in
+            guard state.retriedCalls.insert(request.id).inserted else { return .giveUp }
+            if let pending = state.pending { return .wait(pending) }
+            if state.generation != sent.generation, state.token != nil { return .retry }
+            return .wait(makePendingTask(state: &state, refreshing: true))
+        }
+        switch step {
+        case .giveUp:
+            return false
+        case .retry:
+            return true
+        case .wait(let task):
+            do {
+                _ = try await task.value
+                return true
+            } catch {
+                state.withLock { _ = $0.failedCalls[request.id] = String(describing: error) }
+                return false
+            }
+        }
+    }
+
+    /// Starts the one fetch or refresh that every waiter shares. Called with the lock held; the
+    /// task takes the lock only after it has awaited the closure, so it never runs under it.
+    private func makePendingTask(state: inout State, refreshing: Bool) -> Task<String, any Error> {
+        let work = refreshing ? refreshToken : fetchToken
+        let task = Task<String, any Error> { [self] in
+            do {
+                let token = try await work()
+                self.state.withLock { state in
+                    state.token = token
+                    state.generation += 1
+                    if refreshing { state.refreshes += 1 }
+                    state.pending = nil
+                }
+                return token
+            } catch {
+                self.state.withLock { $0.pending = nil }
+                throw error
+            }
+        }
+        state.pending = task
+        return task
+    }
+}
+
+extension Result {
+    var failureError: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import NetCore
+import Synchronization
+
+/// Records every exchange (request, response or error, timings, attempt, source) in a bounded,
+/// thread-safe buffer that you can query, clear and export as HAR 1.2.
+///
+/// ```swift
+/// let capture = CapturePlugin(maxEntries: 500, maxBytes: 8 << 20)
+/// let provider = Provider<API>(plugins: [capture])
+/// _ = try await provider.request(.users)
+/// let failures = capture.exchanges(host: "api.example.com", status: 500...599)
+/// try capture.harData().write(to: URL(filePath: "session.har"))  // open in a browser's dev tools
+/// ```
+///
+/// Each attempt is one entry (a retried call leaves one per attempt); outcomes that never reached
+/// the transport (answered in `prepare`, stopped, failed to build) and recovered results are
+/// recorded from `process`. Recording holds a lock only to append a struct; redaction and HAR
+/// building happen when you read. When the buffer is full (by count or by bytes of bodies), the
+/// oldest entries go. An exchange larger than `maxBytes` alone is kept without its bodies.
+///
+/// Values under redacted names (``Redaction``) never leave the capture: entries, queries and the
+/// HAR all show `<redacted>`.
+public final class CapturePlugin: Plugin {
+    /// What is hidden when entries are read or exported.
+    public let redaction: Redaction
+    private let maxBytes: Int
+    private let buffer: Mutex<CaptureBuffer>
+
+    /// Creates a capture.
+    /// - Parameters:
+    ///   - maxEntries: The most entries kept. Default 1000.
+    ///   - maxBytes: The most body bytes (request plus response) kept. Default 16 MiB.
+    ///   - redaction: Header and query names whose values are hidden. Default: ``Redaction/default``.
+    public init(maxEntries: Int = 1000, maxBytes: Int = 16 << 20, redaction: Redaction = .default) {
+        self.redaction = redaction
+        self.maxBytes = max(0, maxBytes)
+        self.buffer = Mutex(CaptureBuffer(maxCount: maxEntries, maxBytes: maxBytes))
+    }
+
+    // MARK: Hooks
+
+    public func prepare(_ request: inout Request) async throws -> PrepareAction {
+        request.beginAttempt()
+        return .proceed
+    }
+
+    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        request.markReported(.success)
+        record(request, response: CapturedResponse(response), error: nil)
+        return .proceed
+    }
+
+    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+        request.markReported(.init(error))
+        record(request, response: error.response.map(CapturedResponse.init), error: error)
+        return .proceed
+    }
+
+    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+        if !request.wasReported(result) {
+            switch result {
+            case .success(let response): record(request, response: CapturedResponse(response), error: nil)
+            case .failure(let error): record(request, response: error.response.map(CapturedResponse.init), error: error)
+            }
+        }
+        return result
+    }
+
+    private func record(_ request: Request, response: CapturedResponse?, error: NetworkError?) {
+        let duration = response?.metrics?.duration ?? request.attemptElapsed ?? .zero
+        let startDate = response?.metrics?.startDate ?? Date(timeIntervalSinceNow: -duration.seconds)
+        let requestBytes: Int
+        switch request.body {
+        case .none, .file: requestBytes = 0
+        case .data(let data): requestBytes = data.count
+        case .multipart(let body): requestBytes = Int(body.contentLength)
+        }
+        let bytes = requestBytes + (response?.data.count ?? 0)
+        var record: CaptureRecord?
+        if bytes <= maxBytes {
+            record = CaptureRecord(request: request, response: response, error: error, startDate: startDate,
+                                   duration: duration, bytes: bytes, bodiesOmitted: false)
+        } else {
+            var request = request
+            request.body = .none
+            var stripped = response
+            stripped?.data = Data()
+            record = CaptureRecord(request: request, response: stripped, error: error, startDate: startDate,
+                                   duration: duration, bytes: 0, bodiesOmitted: true)
+        }
+        // Moved, not copied, into the buffer: the lock covers only the ring update.
+        buffer.withLock { $0.append(record.take()!) }
+    }
+
+    // MARK: Reading
+
+    /// How many entries are kept now.
+    public var count: Int { buffer.withLock { $0.count } }
+
+    /// Every kept entry, oldest first, redacted.
+    public var exchanges: [CapturedExchange] { exchanges() }
+
+    /// Kept entries that match every given filter, oldest first, redacted.
+    /// - Parameters:
+    ///   - host: The exact host (case-insensitive).
+    ///   - path: The exact URL path, or a prefix when it ends with `*` (`"/users/*"`).
+    ///   - status: Status codes to include; entries without a response never match.
+    ///   - since: Entries that started at or after this date.
+    ///   - until: Entries that started before this date.
+    public func exchanges(host: String? = nil, path: String? = nil, status: ClosedRange<Int>? = nil,
+                          since: Date? = nil, until: Date? = nil) -> [CapturedExchange] {
+        let records = buffer.withLock { $0.records }
+        return records.filter { record in
+            if let host, record.request.host.lowercased() != host.lowercased() { return false }
+            if let path {
+                let actual = record.request.url.path
+                if path.hasSuffix("*") ? !actual.hasPrefix(String(path.dropLast())) : actual != path { return false }
+            }
+            if let status {
+                guard let code = record.response?.statusCode, status.contains(code) else { return false }
+            }
+            if let since, record.startDate < since { return false }
+            if let until, record.startDate >= until { return false }
+            return true
+        }.map { $0.redacted(with: redaction) }
+    }
+
+    /// Kept entries with exactly this status code.
+    public func exchanges(status: Int) -> [CapturedExchange] {
+        exchanges(status: status...status)
+    }
+
+    /// Forgets every entry.
+    public func clear() {
+        buffer.withLock { $0.removeAll() }
+    }
+
+    /// The kept entries as a HAR 1.2 document (JSON, UTF-8), redacted, oldest first.
+    /// - Throws: ``NetworkError/encodingFailed(target:reason:)`` if JSON encoding fails.
+    public func harData() throws(NetworkError) -> Data {
+        try HARDocument(exchanges: exchanges).encoded()
+    }
+}

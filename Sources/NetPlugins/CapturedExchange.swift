@@ -1,0 +1,90 @@
+import Foundation
+import NetCore
+
+/// One recorded attempt, as ``CapturePlugin`` hands it out: secrets already redacted.
+public struct CapturedExchange: Sendable {
+    /// The call's identifier (the same for every attempt of one call).
+    public let id: UUID
+    /// The attempt number, starting at 1.
+    public let attempt: Int
+    /// The request method.
+    public let method: HTTPMethod
+    /// The request URL as text, redacted query values replaced.
+    public let url: String
+    /// The request host.
+    public let host: String
+    /// The request path.
+    public let path: String
+    /// The request headers, redacted.
+    public let requestHeaders: HTTPHeaders
+    /// The request body when it was in memory (secrets scrubbed); `nil` for file bodies or when
+    /// the exchange was too large to keep bodies.
+    public let requestBody: Data?
+    /// The status code, or `nil` when no response arrived.
+    public let statusCode: Int?
+    /// The response headers, redacted.
+    public let responseHeaders: HTTPHeaders
+    /// The response body (secrets scrubbed); empty when there was none or it was not kept.
+    public let responseBody: Data
+    /// Where the response came from.
+    public let source: ResponseSource?
+    /// What failed, redacted, or `nil` for a success.
+    public let error: String?
+    /// When the attempt started.
+    public let startDate: Date
+    /// How long it took.
+    public let duration: Duration
+    /// The transport's measurements, when it made any.
+    public let metrics: ResponseMetrics?
+    /// Whether bodies were dropped because the exchange alone exceeded the capture's byte limit.
+    public let bodiesOmitted: Bool
+}
+
+/// The parts of a response the capture keeps (not its copy of the request: fewer references to
+/// retain on the hot path).
+struct CapturedResponse: Sendable {
+    var statusCode: Int
+    var headers: HTTPHeaders
+    var data: Data
+    var source: ResponseSource
+    var metrics: ResponseMetrics?
+
+    init(_ response: Response) {
+        statusCode = response.statusCode
+        headers = response.headers
+        data = response.data
+        source = response.source
+        metrics = response.metrics
+    }
+}
+
+/// What the capture stores per attempt: raw values, redacted only when read.
+struct CaptureRecord: Sendable {
+    let request: Request
+    let response: CapturedResponse?
+    let error: NetworkError?
+    let startDate: Date
+    let duration: Duration
+    let bytes: Int
+    let bodiesOmitted: Bool
+
+    func redacted(with redaction: Redaction) -> CapturedExchange {
+        let secrets = redaction.secrets(in: request, responseHeaders: response?.headers)
+        let requestBody = bodiesOmitted ? nil : request.body.inMemoryData.map {
+            BodyText.redactedBytes($0, contentType: request.headers["Content-Type"], redaction: redaction, secrets: secrets)
+        }
+        let responseBody = response.map {
+            BodyText.redactedBytes($0.data, contentType: $0.headers["Content-Type"], redaction: redaction, secrets: secrets)
+        } ?? Data()
+        return CapturedExchange(
+            id: request.id, attempt: request.attempt, method: request.method, url: redaction.redact(request.url),
+            host: request.host, path: request.url.path,
+            requestHeaders: HTTPHeaders(fields: redaction.redact(request.headers).map { ($0.name, $0.value) }),
+            requestBody: requestBody, statusCode: response?.statusCode,
+            responseHeaders: HTTPHeaders(fields: (response.map { redaction.redact($0.headers) } ?? []).map { ($0.name, $0.value) }),
+            responseBody: responseBody, source: response?.source,
+            error: error.map { Redaction.scrub($0.description, secrets: secrets) },
+            startDate: startDate, duration: duration, metrics: response?.metrics, bodiesOmitted: bodiesOmitted
+        )
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import NetCore
+
+/// Logs every attempt of every request: one line when it is sent and one when it ends.
+///
+/// ```swift
+/// let provider = Provider<API>(plugins: [LoggerPlugin()])
+/// // → GET https://api.example.com/users?token=%3Credacted%3E attempt=1
+/// // ← 200 GET https://api.example.com/users?token=%3Credacted%3E 12.3 ms 1.2 KB attempt=1 source=network
+///
+/// let verbose = LoggerPlugin(verbosity: .verbose, bodyLimit: 2048, includesCurlCommand: true,
+///                            redaction: .default.adding(headers: ["X-Api-Key"]),
+///                            output: { line in myLogger.debug("\(line)") })
+/// ```
+///
+/// Values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, of the default
+/// secret query items (see ``Redaction``) and of configured names are written as `<redacted>`,
+/// everywhere: URLs, headers, JSON bodies, error messages and the cURL command.
+///
+/// The compact mode (default) builds one string per line and never parses bodies. Outcomes that
+/// never reach the transport (a cache answer in `prepare`, a stop, a build error) and results a
+/// plugin replaced are logged once from `process`.
+public struct LoggerPlugin: Plugin {
+    /// How much a line shows.
+    public enum Verbosity: Sendable, Hashable {
+        /// One line per request and per response: method, URL, status, duration, bytes, attempt, source.
+        case compact
+        /// The compact line followed by headers and bodies (truncated, JSON pretty-printed,
+        /// binary bodies summarised).
+        case verbose
+    }
+
+    /// Writes each log entry to standard output.
+    public static let standardOutput: @Sendable (String) -> Void = { print($0) }
+
+    /// How much each entry shows.
+    public let verbosity: Verbosity
+    /// The most characters of a body shown in verbose mode.
+    public let bodyLimit: Int
+    /// Whether a `curl` command that reproduces the request (redacted) follows each request line.
+    public let includesCurlCommand: Bool
+    /// What is hidden.
+    public let redaction: Redaction
+    private let output: @Sendable (String) -> Void
+
+    /// Creates a logger.
+    /// - Parameters:
+    ///   - verbosity: ``Verbosity/compact`` (default) or ``Verbosity/verbose``.
+    ///   - bodyLimit: In verbose mode, bodies longer than this many characters are cut. Default 4096.
+    ///   - includesCurlCommand: Adds a redacted `curl` command after each request line. Default off.
+    ///   - redaction: Header and query names whose values are hidden. Default: ``Redaction/default``.
+    ///   - output: Receives each entry (one line in compact mode, several in verbose mode).
+    ///     Called concurrently from any task. Default: standard output.
+    public init(
+        verbosity: Verbosity = .compact, bodyLimit: Int = 4096, includesCurlCommand: Bool = false,
+        redaction: Redaction = .default, output: @escaping @Sendable (String) -> Void = LoggerPlugin.standardOutput
+    ) {
+        self.verbosity = verbosity
+        self.bodyLimit = bodyLimit
+        self.includesCurlCommand = includesCurlCommand
+        self.redaction = redaction
+        self.output = output
+    }
+
+    public func prepare(_ request: inout Request) async throws -> PrepareAction {
+        request.beginAttempt()
+        return .proceed
+    }
+
+    public func willSend(_ request: Request) async -> SendAction {
+        var line = LineBuilder()
+        line.append("→ " as StaticString)
+        line.append(request.method.rawValue)
+        line.append(" " as StaticString)
+        line.append(redaction.redact(request.url))
+        line.append(" attempt=" as StaticString)
+        line.append(request.attempt)
+        var entry = line.string
+        if verbosity == .verbose || includesCurlCommand {
+            let secrets = redaction.secrets(in: request)
+            if verbosity == .verbose { entry += details(of: request, secrets: secrets) }
+            if includesCurlCommand { entry += "\n" + CurlCommand.make(for: request, redaction: redaction, secrets: secrets) }
+        }
+        output(entry)
+        return .proceed
+    }
+
+    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        request.markReported(.success)
+        output(entry(for: response, request: request))
+        return .proceed
+    }
+
+    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+        request.markReported(.init(error))
+        output(entry(for: error, request: request))
+        return .proceed
+    }
+
+    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+        if !request.wasReported(result) {
+            switch result {
+            case .success(let response): output(entry(for: response, request: request))
+            case .failure(let error): output(entry(for: error, request: request))
+            }
+        }
+        return result
+    }
+
+    // MARK: Entries
+
+    private func entry(for response: Response, request: Request) -> String {
+        let duration = response.metrics?.duration ?? elapsed(request)
+        let bytes = response.metrics?.bytesReceived ?? Int64(response.data.count)
+        var builder = LineBuilder()
+        builder.append("← " as StaticString)
+        builder.append(response.statusCode)
+        builder.append(" " as StaticString)
+        builder.append(request.method.rawValue)
+        builder.append(" " as StaticString)
+        builder.append(redaction.redact(request.url))
+        if let duration {
+            builder.append(" " as StaticString)
+            builder.appendMilliseconds(duration)
+        }
+        builder.append(" " as StaticString)
+        builder.appendByteCount(bytes)
+        builder.append(" attempt=" as StaticString)
+        builder.append(request.attempt)
+        builder.append(" source=" as StaticString)
+        builder.append(response.source.rawValue)
+        var line = builder.string
+        if verbosity == .verbose {
+            line += details(of: response, secrets: redaction.secrets(in: request, response: response))
+        }
+        return line
+    }
+
+    private func entry(for error: NetworkError, request: Request) -> String {
+        if case .unacceptableStatus(let response) = error {
+            return entry(for: response, request: request) + " (status not accepted)"
+        }
+        var line = "← ERROR \(request.method.rawValue) \(redaction.redact(request.url))"
+        if let duration = elapsed(request) { line += " " + duration.logText }
+        let secrets = redaction.secrets(in: request, response: error.response)
+        line += " attempt=\(request.attempt): " + Redaction.scrub(error.description, secrets: secrets)
+        if verbosity == .verbose, let response = error.response {
+            line += details(of: response, secrets: secrets)
+        }
+        return line
+    }
+
+    private func elapsed(_ request: Request) -> Duration? {
+        request.attemptElapsed
+    }
+
+    private func details(of request: Request, secrets: [String]) -> String {
+        var text = headerLines(redaction.redact(request.headers))
+        switch request.body {
+        case .none: break
+        case .file(let url): text += "\n  body: <file \(url.path), \(ByteCount.format(request.body.contentLength ?? 0))>"
+        case .data, .multipart:
+            if let data = request.body.inMemoryData {
+                text += "\n  body: " + bodyText(data, contentType: request.headers["Content-Type"], secrets: secrets)
+            } else {
+                text += "\n  body: <multipart, \(ByteCount.format(request.body.contentLength ?? 0))>"
+            }
+        }
+        return text
+    }
+
+    private func details(of response: Response, secrets: [String]) -> String {
+        var text = headerLines(redaction.redact(response.headers))
+        if let file = response.fileURL {
+            text += "\n  body: <file \(file.path)>"
+        } else if !response.data.isEmpty {
+            text += "\n  body: " + bodyText(response.data, contentType: response.headers["Content-Type"], secrets: secrets)
+        }
+        return text
+    }
+
+    private func headerLines(_ headers: [(name: String, value: String)]) -> String {
+        headers.map { "\n  \($0.name): \($0.value)" }.joined()
+    }
+
+    private func bodyText(_ data: Data, contentType: String?, secrets: [String]) -> String {
+        guard let text = BodyText.text(data, contentType: contentType, pretty: true, redaction: redaction, secrets: secrets) else {
+            return BodyText.summary(data, contentType: contentType)
+        }
+        return BodyText.truncate(text, limit: bodyLimit).replacingOccurrences(of: "\n", with: "\n  ")
+    }
+}

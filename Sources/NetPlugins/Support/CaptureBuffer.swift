@@ -1,0 +1,55 @@
+/// A ring buffer of capture records bounded by count and by bytes; the oldest records go first.
+/// Not thread-safe: ``CapturePlugin`` keeps it inside a `Mutex`.
+struct CaptureBuffer: Sendable {
+    let maxCount: Int
+    let maxBytes: Int
+    private var slots: [CaptureRecord?] = []
+    private var head = 0
+    private(set) var count = 0
+    private(set) var bytes = 0
+
+    init(maxCount: Int, maxBytes: Int) {
+        self.maxCount = max(1, maxCount)
+        self.maxBytes = max(0, maxBytes)
+    }
+
+    mutating func append(_ record: consuming CaptureRecord) {
+        let size = record.bytes
+        while count > 0 && (count >= maxCount || bytes + size > maxBytes) { dropOldest() }
+        if count == slots.count {
+            // Every slot is live: grow (below maxCount, guaranteed by the loop above).
+            if head != 0 { compact() }
+            slots.append(record)
+        } else {
+            slots[(head + count) % slots.count] = record
+        }
+        count += 1
+        bytes += size
+    }
+
+    mutating func removeAll() {
+        slots = []
+        head = 0
+        count = 0
+        bytes = 0
+    }
+
+    /// Oldest first.
+    var records: [CaptureRecord] {
+        (0..<count).compactMap { slots[(head + $0) % slots.count] }
+    }
+
+    private mutating func dropOldest() {
+        if let oldest = slots[head] { bytes -= oldest.bytes }
+        slots[head] = nil
+        head = (head + 1) % slots.count
+        count -= 1
+        if count == 0 { head = 0 }
+    }
+
+    /// Moves live records to the front so the array can grow again.
+    private mutating func compact() {
+        slots = records.map(Optional.some)
+        head = 0
+    }
+}
