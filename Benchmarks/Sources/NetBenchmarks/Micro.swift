@@ -61,3 +61,14 @@ func microCache() async throws {
     for _ in 0..<n { _ = try await provider.request(.small) }
     print("memory hit (no decode):", (clock.now - start) / n)
 }
+
+import NetCurl
+func profileCurl() async throws {
+    let provider = Provider<BenchAPI>(transport: CurlTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
+    let m = try await measure(total: 40_000, concurrency: 8) { _ in _ = try await provider.request(.small, as: SmallDocument.self) }
+    print("provider+curl c8: \(m.perSecond) req/s, \(m.cpuMicrosPerRequest) us CPU")
+    let transport = CurlTransport()
+    let request = Request(url: Servers.nginx.appendingPathComponent("small.json"), target: BenchAPI.small)
+    let t = try await measure(total: 40_000, concurrency: 8) { _ in _ = try await transport.send(request) }
+    print("curl transport c8: \(t.perSecond) req/s, \(t.cpuMicrosPerRequest) us CPU")
+}

@@ -9,6 +9,7 @@ let requests = quick ? 1_000 : 5_000
 
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
+if arguments.contains("--profile-curl") { try await profileCurl(); exit(0) }
 if arguments.contains("--micro-cache") { try await microCache(); exit(0) }
 if arguments.contains("--micro") { if !arguments.contains("--provider-only") { await micro() }; try await microProvider(); exit(0) }
 if arguments.contains("--experiment") { try await experiment(total: requests); exit(0) }

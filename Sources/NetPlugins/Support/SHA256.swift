@@ -1,7 +1,185 @@
-/// SHA-256 (FIPS 180-4), for computing certificate pins without a crypto dependency.
-/// Only used off the hot path (configuring pins), so clarity beats speed.
-enum SHA256 {
-    private static let k: [UInt32] = [
+import Foundation
+
+/// SHA-256 (FIPS 180-4) in plain Swift, for cache keys, entry checksums and public-key pins.
+///
+/// Linux has no CryptoKit and NetKit has no package dependencies, so the digest is computed here.
+///
+/// ```swift
+/// let digest = SHA256.hash(Data("abc".utf8))   // 32 bytes
+/// SHA256.hex(Data("abc".utf8))                 // "ba7816bf…"
+/// SHA256.base64(spkiDER)                        // a libcurl-style pin without the "sha256//" prefix
+/// ```
+public enum SHA256 {
+    /// The digest length in bytes.
+    public static let byteCount = 32
+
+    /// The 32-byte digest of `data`.
+    public static func hash(_ data: Data) -> [UInt8] {
+        var hasher = Hasher()
+        hasher.update(data)
+        return hasher.finalize()
+    }
+
+    /// The 32-byte digest of `bytes`.
+    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// The 32-byte digest of raw bytes.
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// The 32-byte digest of a string's UTF-8 bytes.
+    public static func hash(_ string: String) -> [UInt8] {
+        hash(Data(string.utf8))
+    }
+
+    /// The digest of `data` as 64 lowercase hexadecimal characters.
+    public static func hex(_ data: Data) -> String {
+        hexString(hash(data))
+    }
+
+    /// The digest of `data` in standard Base64 (44 characters), as used for SPKI pins.
+    public static func base64(_ data: Data) -> String {
+        Data(hash(data)).base64EncodedString()
+    }
+
+    /// Lowercase hexadecimal for any bytes (a digest, usually).
+    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var characters: [UInt8] = []
+        characters.reserveCapacity(64)
+        for byte in bytes {
+            characters.append(digits[Int(byte >> 4)])
+            characters.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: characters, as: UTF8.self)
+    }
+
+    /// An incremental SHA-256 computation: feed bytes with `update`, then call `finalize` once.
+    public struct Hasher: Sendable {
+        private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+        )
+        private var buffer: [UInt8] = []
+        private var totalLength: UInt64 = 0
+
+        /// Starts a new digest.
+        public init() {
+            buffer.reserveCapacity(64)
+        }
+
+        /// Adds `data` to the digest.
+        public mutating func update(_ data: Data) {
+            data.withUnsafeBytes { update(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// Adds `bytes` to the digest.
+        public mutating func update(_ bytes: some Collection<UInt8>) {
+            let handled: Void? = bytes.withContiguousStorageIfAvailable { pointer in
+                update(UnsafeRawBufferPointer(pointer))
+            }
+            if handled == nil {
+                let copy = Array(bytes)
+                copy.withUnsafeBytes { update($0) }
+            }
+        }
+
+        /// Adds raw bytes to the digest.
+        public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            guard bytes.count > 0, let base = bytes.baseAddress else { return }
+            totalLength &+= UInt64(bytes.count)
+            var offset = 0
+            if !buffer.isEmpty {
+                let take = min(64 - buffer.count, bytes.count)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+                offset = take
+                if buffer.count == 64 {
+                    buffer.withUnsafeBytes { compress($0.baseAddress!, count: 1) }
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            let whole = (bytes.count - offset) / 64
+            if whole > 0 {
+                compress(base + offset, count: whole)
+                offset += whole * 64
+            }
+            if offset < bytes.count {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset))
+            }
+        }
+
+        /// Pads the message and returns the 32-byte digest.
+        public mutating func finalize() -> [UInt8] {
+            let bitLength = totalLength &* 8
+            var tail = buffer
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+            }
+            tail.withUnsafeBytes { compress($0.baseAddress!, count: $0.count / 64) }
+            buffer.removeAll()
+            var digest: [UInt8] = []
+            digest.reserveCapacity(32)
+            for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
+                digest.append(UInt8(truncatingIfNeeded: word >> 24))
+                digest.append(UInt8(truncatingIfNeeded: word >> 16))
+                digest.append(UInt8(truncatingIfNeeded: word >> 8))
+                digest.append(UInt8(truncatingIfNeeded: word))
+            }
+            return digest
+        }
+
+        /// Processes `count` consecutive 64-byte blocks.
+        private mutating func compress(_ blocks: UnsafeRawPointer, count: Int) {
+            var words = state
+            SHA256.roundConstants.withUnsafeBufferPointer { k in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                    for index in 0..<count {
+                        SHA256.compress(&words, blocks + index &* 64, w.baseAddress!, k.baseAddress!)
+                    }
+                }
+            }
+            state = words
+        }
+    }
+
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
+    @inline(__always)
+    private static func compress(_ state: inout State, _ block: UnsafeRawPointer, _ w: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>) {
+        for t in 0..<16 {
+            w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
+        }
+        for t in 16..<64 {
+            let x = w[t &- 15], y = w[t &- 2]
+            let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3)
+            let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y >> 10)
+            w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for t in 0..<64 {
+            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
+            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            h = g; g = f; f = e; e = d &+ t1
+            d = c; c = b; b = a; a = t1 &+ t2
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    }
+
+    /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
+    private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -11,43 +189,11 @@ enum SHA256 {
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
+}
 
-    static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8 | UInt32(padded[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
-        }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
-    }
-
-    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
+private extension UInt32 {
+    @inline(__always)
+    func rotatedRight(_ count: UInt32) -> UInt32 {
+        (self >> count) | (self << (32 - count))
     }
 }
