@@ -36,6 +36,10 @@ let package = Package(
         .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),
         .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch"]),
         .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: ["NetCore", "NetCurl", "NetPlugins", "NetBatch", "NetChain"]
         ),
