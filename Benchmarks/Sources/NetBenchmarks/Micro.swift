@@ -72,3 +72,18 @@ func profileCurl() async throws {
     let t = try await measure(total: 40_000, concurrency: 8) { _ in _ = try await transport.send(request) }
     print("curl transport c8: \(t.perSecond) req/s, \(t.cpuMicrosPerRequest) us CPU")
 }
+
+func profileCurlLayers() async throws {
+    let transport = CurlTransport()
+    let request = Request(url: Servers.nginx.appendingPathComponent("small.json"), target: BenchAPI.small)
+    let bare = Provider<BenchAPI>(transport: transport)
+    let full = Provider<BenchAPI>(transport: transport, plugins: (0..<5).map { _ in NoOpPlugin() })
+    for c in [1, 8] {
+        let results = try await compare([
+            ("transport.send", { _ in _ = try await transport.send(request) }),
+            ("provider, 0 plugins", { _ in _ = try await bare.request(.small) }),
+            ("provider, 5 plugins + decode", { _ in _ = try await full.request(.small, as: SmallDocument.self) }),
+        ], total: 10_000, concurrency: c)
+        report("curl layers c=\(c)", results)
+    }
+}

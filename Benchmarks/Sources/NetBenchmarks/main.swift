@@ -7,8 +7,13 @@ let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
 let requests = quick ? 1_000 : 5_000
 
+if let child = arguments.first(where: { $0.hasPrefix("--child=") }) {
+    try await memoryChild(String(child.dropFirst(8)))
+    exit(0)
+}
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
+if arguments.contains("--curl-layers") { try await profileCurlLayers(); exit(0) }
 if arguments.contains("--profile-curl") { try await profileCurl(); exit(0) }
 if arguments.contains("--micro-cache") { try await microCache(); exit(0) }
 if arguments.contains("--micro") { if !arguments.contains("--provider-only") { await micro() }; try await microProvider(); exit(0) }
@@ -18,3 +23,6 @@ func wants(_ name: String) -> Bool { only == nil || only == name }
 if wants("urlsession") { try await urlSessionBenchmark(total: requests) }
 if wants("curl") { try await curlBenchmark(total: requests) }
 if wants("cache") { try await cacheBenchmark(total: requests) }
+if wants("plugins") { try await pluginBenchmark(total: requests) }
+if wants("batch") { try await batchBenchmark() }
+if wants("memory") { try await memoryBenchmark() }
