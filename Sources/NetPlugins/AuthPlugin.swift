@@ -34,7 +34,7 @@ import Synchronization
 ///
 /// `refresh` must not send its request through a provider that uses this same plugin (it would
 /// wait for itself); use a separate provider, or exclude the token endpoint with `appliesTo`.
-/// A caller cancelled while a refresh runs ends when that refresh ends.
+/// A caller cancelled while a refresh runs stops waiting at once; the refresh goes on for the others.
 public final class AuthPlugin: Plugin {
     /// The header that carries the token. Default `Authorization`.
     public let header: String
@@ -158,7 +158,9 @@ public final class AuthPlugin: Plugin {
             return (token, generation)
         case .wait(let task):
             do {
-                _ = try await task.value
+                _ = try await waitCancellably(for: task)
+            } catch is CancellationError {
+                throw NetworkError.cancelled
             } catch {
                 throw NetworkError.pluginFailed(plugin: name, reason: "could not get a token: \(error)")
             }
@@ -185,8 +187,12 @@ public final class AuthPlugin: Plugin {
             return true
         case .wait(let task):
             do {
-                _ = try await task.value
+                _ = try await waitCancellably(for: task)
                 return true
+            } catch is CancellationError {
+                // The caller was cancelled while the refresh runs on for the others; the
+                // pipeline reports the cancellation.
+                return false
             } catch {
                 state.withLock { _ = $0.failedCalls[request.id] = String(describing: error) }
                 return false

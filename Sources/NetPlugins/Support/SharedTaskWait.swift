@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// Waits for a task that several callers share, and stops waiting as soon as the waiting task is
+/// cancelled (throwing `CancellationError`) while the shared task runs on for the others.
+///
+/// `await task.value` alone would keep a cancelled caller waiting until the shared work ends.
+func waitCancellably<Success: Sendable>(for task: Task<Success, any Error>) async throws -> Success {
+    let waiter = Waiter<Success>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            waiter.set(continuation)
+            if Task.isCancelled {
+                waiter.resume(with: .failure(CancellationError()))
+                return
+            }
+            Task {
+                let result = await task.result
+                waiter.resume(with: result)
+            }
+        }
+    } onCancel: {
+        waiter.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// A continuation resumed at most once, by whichever comes first.
+private final class Waiter<Success: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Success, any Error>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Success, any Error>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(with result: Result<Success, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
+    }
+}
