@@ -1,0 +1,60 @@
+// Shared helpers for the README examples: a tiny in-process stand-in for httpbin, so the
+// examples run with `StubTransport` (no network) in CI.
+import Foundation
+import NetCore
+import Synchronization
+
+/// Answers like httpbin: `/status/N`, `/get` (echoes `args` and `headers`), `/post` (echoes
+/// `json` and `headers`), `/bytes/N` (N bytes).
+enum HTTPBinStub {
+    static let transport = StubTransport(behavior: .custom { request in try answer(request) })
+
+    static func answer(_ request: Request) throws -> Response {
+        let path = request.url.path
+        if path.hasPrefix("/status/"), let code = Int(path.dropFirst("/status/".count)) {
+            return Response(statusCode: code, request: request)
+        }
+        if path.hasPrefix("/bytes/"), let count = Int(path.dropFirst("/bytes/".count)) {
+            return Response(statusCode: 200, headers: ["Content-Type": "application/octet-stream"],
+                            data: Data(repeating: 0x2A, count: count), request: request)
+        }
+        var body: [String: Any] = ["headers": request.headers.dictionary, "url": request.url.absoluteString]
+        switch path {
+        case "/get":
+            let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            body["args"] = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        case "/post":
+            let data = request.body.inMemoryData ?? Data()
+            body["json"] = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        default:
+            return Response(statusCode: 404, request: request)
+        }
+        return Response(statusCode: 200, headers: ["Content-Type": "application/json"],
+                        data: try JSONSerialization.data(withJSONObject: body), request: request)
+    }
+}
+
+/// A fresh temporary directory for files an example writes.
+func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-examples-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A value that tasks update under a lock.
+final class Locked<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    var current: Value { value.withLock { $0 } }
+    func update<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+}
+
+/// Calls `action` from `willSend`, so a test can wait until a request is about to be sent.
+struct OnWillSend: Plugin {
+    let action: @Sendable () -> Void
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+    func willSend(_ request: Request) async -> SendAction {
+        action()
+        return .proceed
+    }
+}
