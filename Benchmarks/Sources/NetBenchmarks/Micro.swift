@@ -63,6 +63,9 @@ func microCache() async throws {
 }
 
 import NetCurl
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 func profileCurl() async throws {
     let provider = Provider<BenchAPI>(transport: CurlTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
     let m = try await measure(total: 40_000, concurrency: 8) { _ in _ = try await provider.request(.small, as: SmallDocument.self) }
@@ -86,4 +89,17 @@ func profileCurlLayers() async throws {
         ], total: 10_000, concurrency: c)
         report("curl layers c=\(c)", results)
     }
+}
+
+func profileURLSession(raw: Bool) async throws {
+    let url = Servers.nginx.appendingPathComponent("small.json")
+    let configuration = URLSessionConfiguration.default
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    let transport = URLSessionTransport()
+    let request = Request(url: url, target: BenchAPI.small)
+    let m = try await measure(total: 8_000, concurrency: 8) { _ in
+        if raw { _ = try await session.data(for: URLRequest(url: url)) } else { _ = try await transport.send(request) }
+    }
+    print("\(raw ? "raw" : "transport"): \(m.perSecond) req/s, \(m.cpuMicrosPerRequest) us CPU")
 }

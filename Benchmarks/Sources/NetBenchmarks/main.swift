@@ -13,6 +13,8 @@ if let child = arguments.first(where: { $0.hasPrefix("--child=") }) {
 }
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
+if arguments.contains("--us-raw") { try await profileURLSession(raw: true); exit(0) }
+if arguments.contains("--us-ours") { try await profileURLSession(raw: false); exit(0) }
 if arguments.contains("--curl-layers") { try await profileCurlLayers(); exit(0) }
 if arguments.contains("--profile-curl") { try await profileCurl(); exit(0) }
 if arguments.contains("--micro-cache") { try await microCache(); exit(0) }

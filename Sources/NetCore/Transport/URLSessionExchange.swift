@@ -18,7 +18,6 @@ final class Exchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Response, any Error>?
         var task: URLSessionTask?
-        var timer: (any DispatchSourceTimer)?
         var stopReason: StopReason?
         var redirectRefusal: String?
         var challengeResponse: HTTPURLResponse?
@@ -26,6 +25,8 @@ final class Exchange: Sendable {
     }
 
     let request: Request
+    /// When the request must have ended.
+    let deadline: ContinuousClock.Instant
     private let progress: ProgressHandler?
     private let clock = ContinuousClock()
     private let startInstant: ContinuousClock.Instant
@@ -37,7 +38,11 @@ final class Exchange: Sendable {
         self.request = request
         self.progress = progress
         self.startInstant = clock.now
+        self.deadline = startInstant + request.timeout
     }
+
+    /// Whether someone wants progress reports.
+    var reportsProgress: Bool { progress != nil }
 
     var continuation: CheckedContinuation<Response, any Error>? {
         get { state.withLock { $0.continuation } }
@@ -49,7 +54,6 @@ final class Exchange: Sendable {
         let alreadyStopped: StopReason? = state.withLock { state in
             if let reason = state.stopReason { return reason }
             state.task = task
-            state.timer = makeTimer()
             return nil
         }
         if let alreadyStopped {
@@ -57,6 +61,7 @@ final class Exchange: Sendable {
             complete(with: .failure(error(for: alreadyStopped)))
             return
         }
+        DeadlineWatcher.shared.watch(self)
         task.resume()
     }
 
@@ -114,14 +119,15 @@ final class Exchange: Sendable {
     private var isFinished: Bool { state.withLock { $0.finished } }
 
     private func complete(with result: Result<Response, NetworkError>) {
-        let (continuation, timer): (CheckedContinuation<Response, any Error>?, (any DispatchSourceTimer)?) = state.withLock { state in
-            guard !state.finished else { return (nil, nil) }
+        let continuation: CheckedContinuation<Response, any Error>? = state.withLock { state in
+            guard !state.finished else { return nil }
             state.finished = true
-            defer { state.continuation = nil; state.timer = nil; state.task = nil }
-            return (state.continuation, state.timer)
+            defer { state.continuation = nil; state.task = nil }
+            return state.continuation
         }
-        timer?.cancel()
-        continuation?.resume(with: result.mapError { $0 as any Error })
+        guard let continuation else { return }
+        DeadlineWatcher.shared.unwatch(self)
+        continuation.resume(with: result.mapError { $0 as any Error })
     }
 
     private func result(data: Data, fileURL: URL?, response: URLResponse?, error: (any Error)?) -> Result<Response, NetworkError> {
@@ -170,27 +176,8 @@ final class Exchange: Sendable {
         }
     }
 
-    /// One timer per request: it fires at the deadline, and every 100 ms in between when
-    /// progress is wanted.
-    private func makeTimer() -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        let timeout = request.timeout
-        let deadlineNanos = Int(max(0, min(Double(Int.max) / 2, Double(timeout.components.seconds) * 1e9 + Double(timeout.components.attoseconds) / 1e9)))
-        if progress != nil {
-            timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-        } else {
-            timer.schedule(deadline: .now() + .nanoseconds(deadlineNanos))
-        }
-        timer.setEventHandler { [weak self] in self?.tick() }
-        timer.resume()
-        return timer
-    }
-
-    private func tick() {
-        if clock.now - startInstant >= request.timeout {
-            stop(because: .timedOut)
-            return
-        }
+    /// Reports upload and download progress as URLSession counts it.
+    func reportProgress() {
         guard let progress, let task = state.withLock({ $0.task }) else { return }
         if task.countOfBytesExpectedToSend > 0 || task.countOfBytesSent > 0 {
             progress(TransferProgress(direction: .upload, completedBytes: task.countOfBytesSent,
