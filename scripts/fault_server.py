@@ -357,7 +357,7 @@ class FaultHandler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         # Headers and body in one buffer, one sendall (see the endpoint list).
-        self._headers_buffer.append(b"\r\n" + body)
+        self._headers_buffer.append(b"\r\n" + (b"" if self.command == "HEAD" else body))
         self.flush_headers()
 
     def h_malformed_json(self):
