@@ -91,6 +91,7 @@ struct LoadTests {
         // taken after them so the comparison measures this run only.
         _ = await run(kind, count: 8)
         let descriptorsBefore = await ProcessProbe.openDescriptors(settlingAtMost: 0, within: .milliseconds(300))
+        let targetsBefore = ProcessProbe.descriptorTargets()
         let residentBefore = ProcessProbe.residentBytes()
 
         let count = Self.requestCount(kind)
@@ -116,7 +117,9 @@ struct LoadTests {
         #expect(figures.problems.isEmpty, "\(figures.problems.count) bad items, first: \(figures.problems.prefix(5))")
 
         // Released transports give back every descriptor, and memory returns near the baseline.
-        #expect(descriptorsAfter <= descriptorsBefore, "descriptors \(descriptorsBefore) -> \(descriptorsAfter)")
+        #expect(descriptorsAfter <= descriptorsBefore, """
+            descriptors \(descriptorsBefore) -> \(descriptorsAfter), new: \(ProcessProbe.added(ProcessProbe.descriptorTargets(), over: targetsBefore))
+            """)
         #expect(residentAfter - residentBefore < 64 << 20,
                 "RSS grew by \(ProcessProbe.mebibytes(residentAfter - residentBefore))")
     }

@@ -17,6 +17,25 @@ enum ProcessProbe {
         return count - 1  // the descriptor of the listing itself
     }
 
+    /// What each open descriptor points at (`socket:[…]`, `pipe:[…]`, `anon_inode:[eventfd]`, paths),
+    /// for failure messages that say what leaked.
+    static func descriptorTargets() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }.sorted()
+    }
+
+    /// The entries of `after` beyond those in `before` (a multiset difference).
+    static func added(_ after: [String], over before: [String]) -> [String] {
+        var remaining = before
+        return after.filter { target in
+            if let index = remaining.firstIndex(of: target) {
+                remaining.remove(at: index)
+                return false
+            }
+            return true
+        }
+    }
+
     /// Resident memory in bytes (`VmRSS` of `/proc/self/status`).
     static func residentBytes() -> Int { statusField("VmRSS:") }
 
@@ -36,7 +55,7 @@ enum ProcessProbe {
     /// Polls on purpose: a released `CurlTransport` closes its sockets on its own loop thread after
     /// `deinit` (shutdown is a queued command with no completion signal), and URLSession invalidates
     /// asynchronously, so there is nothing to await.
-    static func openDescriptors(settlingAtMost limit: Int, within timeout: Duration = .seconds(3)) async -> Int {
+    static func openDescriptors(settlingAtMost limit: Int, within timeout: Duration = .seconds(5)) async -> Int {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var count = openDescriptors()
