@@ -39,6 +39,10 @@ Endpoints (any method unless noted; query parameters in brackets):
   /range-ignored/<size>            same bytes, always 200 with the full body, ignores Range
   /echo                            200 {"method","path","query","headers","body_length","sha256"}
   /status/<n>                      status n with {"status": n} (no body for 204/304/HEAD)
+  /load [key, fail=0, status=503]  /flaky for load tests: same answers, its own counters, and
+                                   each response leaves in one write (the other endpoints send
+                                   headers and body separately, which costs ~40 ms per keep-alive
+                                   request to Nagle + delayed ACK)
 """
 
 import email.utils
@@ -61,6 +65,7 @@ _PATTERN = bytes(range(_PERIOD)) * ((CHUNK // _PERIOD) + 2)
 
 _state_lock = threading.Lock()
 _flaky_counts = {}          # key -> attempts
+_load_counts = {}           # key -> attempts (/load)
 _auth = {}                  # key -> {"count": int, "issued": set}
 
 
@@ -240,6 +245,7 @@ class FaultHandler(BaseHTTPRequestHandler):
             "/auth/refresh-count": self.h_auth_refresh_count,
             "/auth/reset": self.h_auth_reset,
             "/echo": self.h_echo,
+            "/load": self.h_load,
         }
         if p in exact:
             return exact[p]
@@ -332,6 +338,27 @@ class FaultHandler(BaseHTTPRequestHandler):
                        {"Retry-After": "0"})
         else:
             self._json(200, {"key": key, "attempts": count})
+
+    def h_load(self):
+        key = self._qstr("key", "")
+        fail = self._qint("fail", 0)
+        status = self._retry_status()
+        with _state_lock:
+            count = _load_counts.get(key, 0) + 1
+            _load_counts[key] = count
+        if count <= fail:
+            code, obj, extra = status, {"key": key, "attempts": count, "status": status}, {"Retry-After": "0"}
+        else:
+            code, obj, extra = 200, {"key": key, "attempts": count}, {}
+        body = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        for k, v in extra.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        # Headers and body in one buffer, one sendall (see the endpoint list).
+        self._headers_buffer.append(b"\r\n" + (b"" if self.command == "HEAD" else body))
+        self.flush_headers()
 
     def h_malformed_json(self):
         self._send(200, b'{"a": [1, 2,', "application/json")
