@@ -15,7 +15,8 @@ extension CurlTransfer {
         _ = netkit_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_PRIVATE, context)
-        _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        // A request with a TLS policy may only travel over TLS: pins mean nothing on plain http.
+        _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, request.tls == nil ? "http,https" : "https")
         if configuration.verbose { _ = netkit_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) }
 
         _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
@@ -72,7 +73,8 @@ extension CurlTransfer {
         guard policy.follows else { return }
         _ = netkit_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         _ = netkit_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects))
-        _ = netkit_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, isHTTPS && !policy.allowsDowngrade ? "https" : "http,https")
+        let httpsOnly = request.tls != nil || (isHTTPS && !policy.allowsDowngrade)
+        _ = netkit_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, httpsOnly ? "https" : "http,https")
         // libcurl drops Authorization (and cookies set by us) when a redirect changes host unless this is on.
         _ = netkit_easy_setopt_long(easy, CURLOPT_UNRESTRICTED_AUTH, policy.dropsAuthorizationAcrossHosts ? 0 : 1)
     }

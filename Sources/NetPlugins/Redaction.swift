@@ -102,7 +102,15 @@ public struct Redaction: Sendable, Hashable {
         func add(_ value: String) {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             // Very short values would scrub unrelated text and reveal nothing useful.
-            if trimmed.count >= 3 { values.append(trimmed) }
+            guard trimmed.count >= 3 else { return }
+            // Servers echo a secret back in other spellings (httpbin turns %2B into +), so every
+            // common encoding of it is scrubbed too.
+            let encoded = PercentEncoding.encode(trimmed)
+            for spelling in [trimmed, encoded, encoded.replacingOccurrences(of: "%2B", with: "+"),
+                             encoded.replacingOccurrences(of: "%20", with: "+"),
+                             trimmed.replacingOccurrences(of: " ", with: "+")] where !values.contains(spelling) {
+                values.append(spelling)
+            }
         }
         func addHeader(_ name: String, _ value: String) {
             add(value)

@@ -153,10 +153,6 @@ struct CancellationStormTests {
         #expect(completedFiles.isSubset(of: contents))
         // ...and a download reported cancelled never lands at its destination.
         let landedAfterCancel = contents.subtracting(completedFiles).sorted()
-        withKnownIssue("URLSessionTransport can move a finished download into place after the caller got .cancelled", isIntermittent: true) {
-            #expect(landedAfterCancel.isEmpty, "\(landedAfterCancel.count) cancelled downloads landed: \(landedAfterCancel.prefix(5))")
-        } when: {
-            kind == .urlSession
-        }
+        #expect(landedAfterCancel.isEmpty, "\(landedAfterCancel.count) cancelled downloads landed: \(landedAfterCancel.prefix(5))")
     }
 }

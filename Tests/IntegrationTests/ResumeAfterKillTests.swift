@@ -89,10 +89,6 @@ struct ResumeAfterKillTests {
         if kind == .curl {
             #expect(response.metrics?.bytesReceived == Int64(Self.size - written), "only the missing bytes travel")
         }
-        withKnownIssue("URLSessionTransport ignores resumable: true and leaves the stale .netkit-partial beside the finished file") {
-            #expect(folderContents(folder) == ["big.bin"])
-        } when: {
-            kind == .urlSession
-        }
+        #expect(folderContents(folder) == ["big.bin"])
     }
 }

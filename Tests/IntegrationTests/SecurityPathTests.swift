@@ -149,14 +149,10 @@ struct SecurityPathTests {
         let seen = try await Provider<FaultTarget>(transport: kind.make()).request(target).decode(LoadTests.Echoed.self).attempts - 1
         // PinningPlugin attaches policies to https requests only, so this takes a plugin that
         // attaches one itself; the transport contract still says: enforce it or do not send.
-        withKnownIssue("CurlTransport sends a request with a TLS policy over plain http, unpinned", isIntermittent: false) {
-            #expect(seen == 0, "the server received the pinned request \(seen) time(s) over plain http (outcome: \(outcome))")
-            guard case .failure = outcome else {
-                Issue.record("the pinned plain-http request succeeded")
-                return
-            }
-        } when: {
-            kind == .curl
+        #expect(seen == 0, "the server received the pinned request \(seen) time(s) over plain http (outcome: \(outcome))")
+        guard case .failure = outcome else {
+            Issue.record("the pinned plain-http request succeeded")
+            return
         }
     }
 
@@ -188,13 +184,11 @@ struct SecurityPathTests {
         } catch {
             outcome = .failure(error)
         }
-        withKnownIssue("CurlTransport follows a pinned request from https to plain http when the redirect policy allows downgrades") {
-            guard case .failure(let error) = outcome else {
-                Issue.record("the pinned request was followed to plain http: \(outcome)")
-                return
-            }
-            #expect({ if case .redirectRefused = error { true } else { false } }(), "ended with \(error)")
+        guard case .failure(let error) = outcome else {
+            Issue.record("the pinned request was followed to plain http: \(outcome)")
+            return
         }
+        #expect({ if case .redirectRefused = error { true } else { false } }(), "ended with \(error)")
     }
 
     // MARK: Cache

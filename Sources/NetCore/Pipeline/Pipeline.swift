@@ -87,8 +87,14 @@ struct Pipeline: Sendable {
 
     /// Transport plus validation.
     private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
-        if request.tls != nil, !transport.capabilities.contains(.tlsPolicy) {
-            return .failure(.tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host))
+        if request.tls != nil {
+            guard transport.capabilities.contains(.tlsPolicy) else {
+                return .failure(.tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host))
+            }
+            guard request.url.scheme?.lowercased() == "https" else {
+                return .failure(.invalidRequest(target: targetDescription(request.target),
+                                                reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.absoluteString); nothing was sent"))
+            }
         }
         let response: Response
         do {

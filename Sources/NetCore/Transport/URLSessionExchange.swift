@@ -21,6 +21,8 @@ final class Exchange: Sendable {
         var stopReason: StopReason?
         var redirectRefusal: String?
         var challengeResponse: HTTPURLResponse?
+        /// A finished download is being moved into place; a stop can no longer win.
+        var claimedByDownload = false
         var finished = false
     }
 
@@ -68,7 +70,7 @@ final class Exchange: Sendable {
     /// Ends the request now with `reason`; URLSession's later callback is ignored.
     func stop(because reason: StopReason) {
         let task: URLSessionTask? = state.withLock { state in
-            guard !state.finished, state.stopReason == nil else { return nil }
+            guard !state.finished, !state.claimedByDownload, state.stopReason == nil else { return nil }
             state.stopReason = reason
             return state.task
         }
@@ -94,7 +96,7 @@ final class Exchange: Sendable {
     /// Handles a finished download: moves a 2xx body into place (URLSession deletes `location`
     /// when this returns); keeps any other body in memory so it never lands in the destination.
     func finishDownload(location: URL?, response: URLResponse?, error: (any Error)?) {
-        guard !isFinished, let destination = request.download else { return }
+        guard let destination = request.download, claimForDownload() else { return }
         guard error == nil, let location, let http = response as? HTTPURLResponse else {
             complete(with: result(data: Data(), fileURL: nil, response: response, error: error))
             return
@@ -105,6 +107,8 @@ final class Exchange: Sendable {
                 try FileManager.default.createDirectory(at: staging.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.moveItem(at: location, to: staging)
                 try DownloadFiles.moveIntoPlace(staging, to: destination.url)
+                // URLSession downloads whole; a partial file another transport left is now stale.
+                if destination.resumable { try? FileManager.default.removeItem(at: destination.partialFileURL) }
             } catch {
                 complete(with: .failure(NetworkError.fileSystem(reason: "could not move the download to \(destination.url.path): \(error)")))
                 return
@@ -116,7 +120,15 @@ final class Exchange: Sendable {
         }
     }
 
-    private var isFinished: Bool { state.withLock { $0.finished } }
+    /// Claims the completion for a finished download, unless the request was already stopped or
+    /// completed: a cancelled caller must never find its destination replaced.
+    private func claimForDownload() -> Bool {
+        state.withLock { state in
+            guard !state.finished, state.stopReason == nil else { return false }
+            state.claimedByDownload = true
+            return true
+        }
+    }
 
     private func complete(with result: Result<Response, NetworkError>) {
         let continuation: CheckedContinuation<Response, any Error>? = state.withLock { state in
