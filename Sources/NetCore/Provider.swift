@@ -137,7 +137,7 @@ private final class InFlightRegistry: Sendable {
         let task: UnsafeCurrentTask
     }
 
-    private let tasks = Mutex<(next: Int, running: [Int: Handle])>((0, [:]))
+    private let tasks = Locked<(next: Int, running: [Int: Handle])>((0, [:]))
 
     func insert(_ task: UnsafeCurrentTask) -> Int {
         tasks.withLock { state in

@@ -44,7 +44,7 @@ final class CurlEngine: Sendable {
         var wakePending = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     /// A non-blocking pipe whose read end the loop polls next to libcurl's sockets (the same
     /// mechanism as `curl_multi_wakeup`, without sharing the multi handle across threads).
     let wakeDescriptor: Int32

@@ -1,10 +1,11 @@
 import Foundation
+import NetCore
 import Synchronization
 
 /// A one-line terminal progress bar, redrawn in place.
 final class ProgressBar: Sendable {
     private let label: String
-    private let lastDrawn = Mutex<Int>(-1)
+    private let lastDrawn = Locked<Int>(-1)
 
     init(_ label: String) { self.label = label }
 

@@ -162,7 +162,7 @@ struct Tour {
 
 /// A thread-safe counter for progress lines.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     /// Adds one and reports the new count while still holding the lock, so lines come in order.
     func increment(_ report: (Int) -> Void) {

@@ -43,7 +43,7 @@ public final class AuthPlugin: Plugin {
     private let fetchToken: @Sendable () async throws -> String
     private let refreshToken: @Sendable () async throws -> String
     private let appliesTo: @Sendable (Request) -> Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var token: String?

@@ -25,7 +25,7 @@ public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
     public let redaction: Redaction
     private let maxBytes: Int
-    private let buffer: Mutex<CaptureBuffer>
+    private let buffer: Locked<CaptureBuffer>
 
     /// Creates a capture.
     /// - Parameters:
@@ -35,7 +35,7 @@ public final class CapturePlugin: Plugin {
     public init(maxEntries: Int = 1000, maxBytes: Int = 16 << 20, redaction: Redaction = .default) {
         self.redaction = redaction
         self.maxBytes = max(0, maxBytes)
-        self.buffer = Mutex(CaptureBuffer(maxCount: maxEntries, maxBytes: maxBytes))
+        self.buffer = Locked(CaptureBuffer(maxCount: maxEntries, maxBytes: maxBytes))
     }
 
     // MARK: Hooks

@@ -17,7 +17,7 @@ struct HTTPBinIntegrationTests {
 
     /// Records every status the transport produced, before the cache turns a 304 into a 200.
     final class StatusRecorder: Plugin {
-        private let statuses = Mutex<[Int]>([])
+        private let statuses = Locked<[Int]>([])
         var seen: [Int] { statuses.withLock { $0 } }
 
         func succeed(_ response: Response, for request: Request) async -> RetryAction {

@@ -33,14 +33,14 @@ struct PlainEndpoint: TargetType {
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    private let date = Locked(Date(timeIntervalSince1970: 1_700_000_000))
     var now: Date { date.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { date.withLock { $0 += seconds } }
 }
 
 /// A stub server: counts requests, records them, answers by a closure that sees the call number.
 final class Server: Sendable {
-    private let state = Mutex<(calls: Int, requests: [Request])>((0, []))
+    private let state = Locked<(calls: Int, requests: [Request])>((0, []))
     private let answer: @Sendable (Int, Request) throws -> Response
 
     /// By default: 200, body "response N", `Content-Type: text/plain`.

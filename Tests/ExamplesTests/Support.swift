@@ -41,12 +41,11 @@ func temporaryDirectory() -> URL {
     return url
 }
 
-/// A value that tasks update under a lock.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    var current: Value { value.withLock { $0 } }
-    func update<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+extension Locked {
+    /// The value now.
+    var current: Value { withLock { $0 } }
+    /// Changes the value under the lock.
+    func update<R>(_ body: (inout Value) -> R) -> R { withLock { body(&$0) } }
 }
 
 /// Calls `action` from `willSend`, so a test can wait until a request is about to be sent.

@@ -9,7 +9,7 @@ import Testing
 struct CredentialRedactionTests {
     /// Collects the logger's output.
     final class LogLines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         var text: String { lines.withLock { $0.joined(separator: "\n") } }
         func append(_ line: String) { lines.withLock { $0.append(line) } }
     }

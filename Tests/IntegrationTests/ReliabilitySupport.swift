@@ -85,7 +85,7 @@ enum Workload {
 /// `limit`: the caller is never held hostage by a hang (the stuck task is left behind, cancelled).
 func withinDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
     let work = Task { await operation() }
-    let outcome = Mutex<CheckedContinuation<T?, Never>?>(nil)
+    let outcome = Locked<CheckedContinuation<T?, Never>?>(nil)
     let finish: @Sendable (T?) -> Void = { value in
         outcome.withLock { continuation in
             continuation?.resume(returning: value)
@@ -134,7 +134,7 @@ func folderContents(_ folder: URL) -> [String] {
 
 /// Counts a provider's attempts and failed attempts (every plugin sees every attempt).
 final class AttemptCounter: Plugin {
-    private let counts = Mutex((attempts: 0, failures: 0))
+    private let counts = Locked((attempts: 0, failures: 0))
 
     var attempts: Int { counts.withLock { $0.attempts } }
     var failures: Int { counts.withLock { $0.failures } }

@@ -29,7 +29,7 @@ struct SecurityPathTests {
             var error: NetworkError?
         }
 
-        private let entries = Mutex<[Entry]>([])
+        private let entries = Locked<[Entry]>([])
         var all: [Entry] { entries.withLock { $0 } }
 
         func succeed(_ response: Response, for request: Request) async -> RetryAction {

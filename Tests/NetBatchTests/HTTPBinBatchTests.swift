@@ -24,7 +24,7 @@ enum HTTPBin: TargetType {
 final class InFlightCounter: Transport {
     let base: any Transport
     init(base: any Transport) { self.base = base }
-    let state = Mutex((current: 0, max: 0))
+    let state = Locked((current: 0, max: 0))
     var capabilities: TransportCapabilities { base.capabilities }
     var maxInFlight: Int { state.withLock { $0.max } }
 

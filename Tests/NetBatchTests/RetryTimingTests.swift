@@ -43,7 +43,7 @@ struct RetryTimingTests {
     @Test("With .afterBatch failures run again as new rounds only after every item finished")
     func afterBatchRetriesInRounds() async {
         let transport = ScriptedTransport(failures: [1: 1, 3: 2])
-        let asked = Mutex<[[Int]]>([])
+        let asked = Locked<[[Int]]>([])
         let timing = RetryTiming.afterBatch { failures in
             asked.withLock { $0.append(failures.map(\.index)) }
             return true
@@ -92,7 +92,7 @@ struct RetryTimingTests {
     @Test("With .backoff retries wait growing delays capped at max, between the attempts")
     func backoffWaitsGrowingDelays() async {
         let transport = ScriptedTransport(failures: [0: 4])
-        let sendsAtSleep = Mutex<[Int]>([])
+        let sendsAtSleep = Locked<[Int]>([])
         let recorder = SleepRecorder()
         let sleep = recorder.sleep
         let configuration = BatchConfiguration(
@@ -135,7 +135,7 @@ struct RetryTimingTests {
 
     @Test("Operation items are retried by calling the operation again")
     func operationsAreRetried() async throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let provider = Provider<Item>(transport: StubTransport())
         let batch = BatchManager(provider: provider, configuration: BatchConfiguration(retryTiming: .immediately))
         let result = await batch.run([

@@ -49,7 +49,7 @@ final class ScriptedTransport: Transport {
     let failures: [Int: Int]
     let hanging: Set<Int>
     let maxDelayMicroseconds: Int?
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Yields an item number each time a send starts (for awaiting "the batch has started n items").
     let started: AsyncStream<Int>
     private let startedContinuation: AsyncStream<Int>.Continuation
@@ -93,7 +93,7 @@ final class ScriptedTransport: Transport {
 
 /// Records the delays a batch asks to sleep, without sleeping.
 final class SleepRecorder: Sendable {
-    private let delays = Mutex<[Duration]>([])
+    private let delays = Locked<[Duration]>([])
     var recorded: [Duration] { delays.withLock { $0 } }
 
     var sleep: @Sendable (Duration) async throws -> Void {
@@ -118,14 +118,14 @@ func describe(_ event: BatchEvent) -> String {
 
 /// Collects events from any thread.
 final class EventLog: Sendable {
-    private let events = Mutex<[BatchEvent]>([])
+    private let events = Locked<[BatchEvent]>([])
     var all: [BatchEvent] { events.withLock { $0 } }
     var handler: @Sendable (BatchEvent) -> Void { { [self] event in events.withLock { $0.append(event) } } }
 }
 
 /// A plugin that counts the requests it sees in `willSend`.
 final class CountingPlugin: Plugin {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var seen: Int { count.withLock { $0 } }
     func willSend(_ request: Request) async -> SendAction {
         count.withLock { $0 += 1 }

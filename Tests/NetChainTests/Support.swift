@@ -48,7 +48,7 @@ struct Friend: Decodable { var name: String }
 
 /// Records the path of every request the provider sends.
 final class PathRecorder: Plugin {
-    private let paths = Mutex<[String]>([])
+    private let paths = Locked<[String]>([])
     var sent: [String] { paths.withLock { $0 } }
     func willSend(_ request: Request) async -> SendAction {
         paths.withLock { $0.append(request.url.path) }
@@ -58,7 +58,7 @@ final class PathRecorder: Plugin {
 
 /// Counts calls, from any task.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     var count: Int { value.withLock { $0 } }
     func increment() { value.withLock { $0 += 1 } }
 }

@@ -7,7 +7,7 @@ import Testing
 struct ProviderAPITests {
     /// Collects completion results and fires a signal for each.
     final class Completions: Sendable {
-        private let results = Mutex<[Result<Response, NetworkError>]>([])
+        private let results = Locked<[Result<Response, NetworkError>]>([])
         let arrived = Signal()
 
         func handler(_ result: Result<Response, NetworkError>) {

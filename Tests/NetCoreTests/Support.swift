@@ -47,7 +47,7 @@ enum PostsAPI: TargetType {
 
 /// A thread-safe list of the events hooks and transports saw, in order.
 final class Recorder: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
 
     func record(_ event: String) {
         events.withLock { $0.append(event) }
@@ -104,7 +104,7 @@ struct RecordingPlugin: Plugin {
 
 /// Every request a transport received, thread-safe.
 final class TransportLog: Sendable {
-    private let requests = Mutex<[Request]>([])
+    private let requests = Locked<[Request]>([])
 
     func append(_ request: Request) {
         requests.withLock { $0.append(request) }
@@ -266,7 +266,7 @@ extension Result where Success == Response, Failure == NetworkError {
 
 /// Errors seen by a hook, thread-safe.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[NetworkError?]>([])
+    private let errors = Locked<[NetworkError?]>([])
     func append(_ error: NetworkError?) { errors.withLock { $0.append(error) } }
     var all: [NetworkError?] { errors.withLock { $0 } }
 }

@@ -90,7 +90,7 @@ struct CurlDownloadTests {
         let url = fault.appendingPathComponent("range/\(total)")
         // The progress handler runs on the transport's loop thread: it cancels the task itself once
         // 8 MiB arrived, so the download cannot finish first however fast the loopback is.
-        let box = Mutex<Task<Response, any Error>?>(nil)
+        let box = Locked<Task<Response, any Error>?>(nil)
         let stored = DispatchSemaphore(value: 0)
         let task = Task {
             try await transport.send(.to(url, download: destination)) { progress in

@@ -101,7 +101,7 @@ struct CurlExchangeTests {
 
     @Test func reportsUploadAndDownloadProgressUpToTheTotal() async throws {
         guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let events = Mutex<[TransferProgress]>([])
+        let events = Locked<[TransferProgress]>([])
         let body = Data(repeating: 7, count: 3 << 20)
         let request = Request.to(fault.appendingPathComponent("echo"), method: .post, body: .data(body))
         _ = try await CurlTransport().send(request) { progress in events.withLock { $0.append(progress) } }

@@ -6,7 +6,7 @@ import Testing
 
 /// A token server in memory: issues "fresh-<n>" and accepts only issued tokens.
 final class FakeTokenServer: Sendable {
-    private let state = Mutex((issued: Set<String>(), refreshes: 0, fetches: 0, failRefresh: false))
+    private let state = Locked((issued: Set<String>(), refreshes: 0, fetches: 0, failRefresh: false))
 
     var refreshes: Int { state.withLock { $0.refreshes } }
     var fetches: Int { state.withLock { $0.fetches } }

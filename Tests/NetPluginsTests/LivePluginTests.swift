@@ -105,8 +105,8 @@ struct LivePluginTests {
 
     /// Records when each attempt was handed to the transport.
     final class AttemptClock: Plugin, Sendable {
-        private let starts = Mutex<[ContinuousClock.Instant]>([])
-        private let ends = Mutex<[ContinuousClock.Instant]>([])
+        private let starts = Locked<[ContinuousClock.Instant]>([])
+        private let ends = Locked<[ContinuousClock.Instant]>([])
         var attempts: Int { starts.withLock { $0.count } }
         /// The pause between the end of attempt n and the start of attempt n + 1.
         var gaps: [Duration] {

@@ -16,7 +16,7 @@ struct Endpoint: TargetType {
 
 /// Collects what a plugin writes.
 final class Lines: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     var all: [String] { storage.withLock { $0 } }
     var joined: String { all.joined(separator: "\n") }
     var sink: @Sendable (String) -> Void { { line in self.storage.withLock { $0.append(line) } } }
@@ -24,7 +24,7 @@ final class Lines: Sendable {
 
 /// Counts calls from concurrent tasks.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     @discardableResult func increment() -> Int { value.withLock { $0 += 1; return $0 } }
     var count: Int { value.withLock { $0 } }
 }

@@ -22,7 +22,7 @@ final class DeadlineWatcher: Sendable {
         var idleTicks = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Watches `exchange` until ``unwatch(_:)``.
     func watch(_ exchange: Exchange) {

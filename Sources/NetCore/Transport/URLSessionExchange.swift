@@ -34,7 +34,7 @@ final class Exchange: Sendable {
     private let startInstant: ContinuousClock.Instant
     private let startDate = Date()
     // Every mutable field lives in this mutex.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(request: Request, progress: ProgressHandler?) {
         self.request = request
@@ -206,7 +206,7 @@ final class Exchange: Sendable {
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     let redirectPolicy: RedirectPolicy
     // Maps task identifiers to their exchange while the task runs.
-    private let exchanges = Mutex<[Int: Exchange]>([:])
+    private let exchanges = Locked<[Int: Exchange]>([:])
 
     init(redirectPolicy: RedirectPolicy) {
         self.redirectPolicy = redirectPolicy

@@ -82,7 +82,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Recently canonicalised URLs (a hit repeats the same URL; sorting its query every time
     /// would cost more than the lookup). Cleared when it reaches 1024 entries.
-    private static let canonicalCache = Mutex<[String: String]>([:])
+    private static let canonicalCache = Locked<[String: String]>([:])
 
     private static func makeCanonical(_ string: String) -> String {
         let utf8 = string.utf8

@@ -44,7 +44,7 @@ public final class DiskStorage: CacheStorage {
     /// The most file bytes kept before evicting least recently used entries.
     public let maxBytes: Int
     private let directoryPath: String
-    private let index = Mutex(Index())
+    private let index = Locked(Index())
 
     /// Opens (creating when needed) a cache directory.
     ///

@@ -1,8 +1,9 @@
 import Foundation
+import NetCore
 import Synchronization
 
 /// In-memory cache storage with least-recently-used eviction, bounded by total bytes and by
-/// entry count. All operations take one short `Mutex` section; no actor hops.
+/// entry count. All operations take one short `Locked` section; no actor hops.
 public final class MemoryStorage: CacheStorage {
     private struct State {
         /// Each entry with its slot in `order` (a hit then hashes the key once).
@@ -15,7 +16,7 @@ public final class MemoryStorage: CacheStorage {
     public let maxBytes: Int
     /// The most entries the storage holds before evicting.
     public let maxCount: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty storage.
     /// - Parameters:

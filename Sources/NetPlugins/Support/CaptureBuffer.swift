@@ -1,5 +1,5 @@
 /// A ring buffer of capture records bounded by count and by bytes; the oldest records go first.
-/// Not thread-safe: ``CapturePlugin`` keeps it inside a `Mutex`.
+/// Not thread-safe: ``CapturePlugin`` keeps it inside a `Locked`.
 struct CaptureBuffer: Sendable {
     let maxCount: Int
     let maxBytes: Int

@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 import Synchronization
 
 /// Waits for a task that several callers share, and stops waiting as soon as the waiting task is
@@ -26,7 +27,7 @@ func waitCancellably<Success: Sendable>(for task: Task<Success, any Error>) asyn
 
 /// A continuation resumed at most once, by whichever comes first.
 private final class Waiter<Success: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Success, any Error>?>(nil)
+    private let continuation = Locked<CheckedContinuation<Success, any Error>?>(nil)
 
     func set(_ continuation: CheckedContinuation<Success, any Error>) {
         self.continuation.withLock { $0 = continuation }
