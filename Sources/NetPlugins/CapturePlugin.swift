@@ -89,8 +89,10 @@ public final class CapturePlugin: Plugin {
             record = CaptureRecord(request: request, response: stripped, error: error, startDate: startDate,
                                    duration: duration, bytes: 0, bodiesOmitted: true)
         }
-        // Moved, not copied, into the buffer: the lock covers only the ring update.
-        buffer.withLock { $0.append(record.take()!) }
+        // Moved, not copied, into the buffer: the lock covers only the ring update, and evicted
+        // records are released after it.
+        let evicted = buffer.withLock { $0.append(record.take()!) }
+        withExtendedLifetime(evicted) {}
     }
 
     // MARK: Reading

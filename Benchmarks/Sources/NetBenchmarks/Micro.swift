@@ -103,3 +103,22 @@ func profileURLSession(raw: Bool) async throws {
     }
     print("\(raw ? "raw" : "transport"): \(m.perSecond) req/s, \(m.cpuMicrosPerRequest) us CPU")
 }
+
+func microPlugins() async throws {
+    let stub = StubTransport(behavior: .custom { request in
+        Response(statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": "95"],
+                 data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8) + Data("\n".utf8),
+                 request: request)
+    })
+    let bare = Provider<BenchAPI>(transport: stub)
+    let logged = Provider<BenchAPI>(transport: stub, plugins: [LoggerPlugin(output: { _ in })])
+    let captured = Provider<BenchAPI>(transport: stub, plugins: [CapturePlugin()])
+    let clock = ContinuousClock()
+    let n = 50_000
+    for (name, provider) in [("bare", bare), ("logger", logged), ("capture", captured)] {
+        for _ in 0..<1000 { _ = try await provider.request(.small) }
+        let start = clock.now
+        for _ in 0..<n { _ = try await provider.request(.small) }
+        print(name, (clock.now - start) / n)
+    }
+}

@@ -13,9 +13,15 @@ struct CaptureBuffer: Sendable {
         self.maxBytes = max(0, maxBytes)
     }
 
-    mutating func append(_ record: consuming CaptureRecord) {
+    /// Adds `record`, evicting the oldest as needed. The evicted records are returned so the
+    /// caller releases them after leaving the lock (freeing bodies and headers is the slow part).
+    @discardableResult
+    mutating func append(_ record: consuming CaptureRecord) -> [CaptureRecord] {
         let size = record.bytes
-        while count > 0 && (count >= maxCount || bytes + size > maxBytes) { dropOldest() }
+        var evicted: [CaptureRecord] = []
+        while count > 0 && (count >= maxCount || bytes + size > maxBytes) {
+            if let oldest = dropOldest() { evicted.append(oldest) }
+        }
         if count == slots.count {
             // Every slot is live: grow (below maxCount, guaranteed by the loop above).
             if head != 0 { compact() }
@@ -25,6 +31,7 @@ struct CaptureBuffer: Sendable {
         }
         count += 1
         bytes += size
+        return evicted
     }
 
     mutating func removeAll() {
@@ -39,12 +46,14 @@ struct CaptureBuffer: Sendable {
         (0..<count).compactMap { slots[(head + $0) % slots.count] }
     }
 
-    private mutating func dropOldest() {
-        if let oldest = slots[head] { bytes -= oldest.bytes }
+    private mutating func dropOldest() -> CaptureRecord? {
+        let oldest = slots[head]
+        if let oldest { bytes -= oldest.bytes }
         slots[head] = nil
         head = (head + 1) % slots.count
         count -= 1
         if count == 0 { head = 0 }
+        return oldest
     }
 
     /// Moves live records to the front so the array can grow again.
