@@ -86,15 +86,15 @@ struct Tour {
         uploadBar.finish()
 
         let file = workDirectory.appendingPathComponent("downloads/drip.bin")
-        let download = provider.transfer(.drip(bytes: 40_000, seconds: 1.5, to: file))
+        let download = provider.transfer(.drip(bytes: 3_000, seconds: 1.5, to: file))
         let downloadBar = ProgressBar("download")
         for await event in download.events {
             if case .progress(let progress) = event, progress.direction == .download {
-                downloadBar.update(Double(progress.completedBytes) / 40_000, bytes: progress.completedBytes)
+                downloadBar.update(Double(progress.completedBytes) / 3_000, bytes: progress.completedBytes)
             }
         }
         let response = try await download.response()
-        downloadBar.update(1, bytes: 40_000)
+        downloadBar.update(1, bytes: 3_000)
         downloadBar.finish()
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
         print("  downloaded \(size) bytes to \(response.fileURL?.path ?? file.path)")
