@@ -7,7 +7,8 @@ import Testing
 struct CancellationTests {
     @Test("Fail-fast: the first failure cancels in-flight and pending items")
     func failFastCancelsTheRest() async {
-        let transport = ScriptedTransport(failures: [0: 1], hanging: [1])
+        // Item 0 fails only once item 1 is in flight, so there is an in-flight item to cancel.
+        let transport = ScriptedTransport(failures: [0: 1], hanging: [1], waitsFor: [0: 1])
         let batch = BatchManager(provider: Provider<Item>(transport: transport),
                                  configuration: BatchConfiguration(maxConcurrent: 2, failFast: true))
         let result = await batch.run(items(10))

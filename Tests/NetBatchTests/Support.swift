@@ -48,15 +48,18 @@ final class ScriptedTransport: Transport {
     let capabilities: TransportCapabilities = []
     let failures: [Int: Int]
     let hanging: Set<Int>
+    /// Item n answers only once item `waitsFor[n]` has reached the transport, so tests can pin an order.
+    let waitsFor: [Int: Int]
     let maxDelayMicroseconds: Int?
     let state = Locked(State())
     /// Yields an item number each time a send starts (for awaiting "the batch has started n items").
     let started: AsyncStream<Int>
     private let startedContinuation: AsyncStream<Int>.Continuation
 
-    init(failures: [Int: Int] = [:], hanging: Set<Int> = [], maxDelayMicroseconds: Int? = nil) {
+    init(failures: [Int: Int] = [:], hanging: Set<Int> = [], waitsFor: [Int: Int] = [:], maxDelayMicroseconds: Int? = nil) {
         self.failures = failures
         self.hanging = hanging
+        self.waitsFor = waitsFor
         self.maxDelayMicroseconds = maxDelayMicroseconds
         (started, startedContinuation) = AsyncStream<Int>.makeStream()
     }
@@ -76,6 +79,12 @@ final class ScriptedTransport: Transport {
         }
         defer { state.withLock { $0.inFlight -= 1 } }
         startedContinuation.yield(n)
+        if let other = waitsFor[n] {
+            while !state.withLock({ $0.sends.contains(other) }) {
+                if Task.isCancelled { throw NetworkError.cancelled }
+                await Task.yield()
+            }
+        }
         if let maxDelayMicroseconds {
             let micros = Int.random(in: 0...maxDelayMicroseconds)
             do { try await Task.sleep(for: .microseconds(micros)) } catch { throw NetworkError.cancelled }
