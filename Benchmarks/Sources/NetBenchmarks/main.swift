@@ -20,7 +20,6 @@ if arguments.contains("--profile-curl") { try await profileCurl(); exit(0) }
 if arguments.contains("--micro-plugins") { try await microPlugins(); exit(0) }
 if arguments.contains("--micro-cache") { try await microCache(); exit(0) }
 if arguments.contains("--micro") { if !arguments.contains("--provider-only") { await micro() }; try await microProvider(); exit(0) }
-if arguments.contains("--experiment") { try await experiment(total: requests); exit(0) }
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
 func wants(_ name: String) -> Bool { only == nil || only == name }
 if wants("urlsession") { try await urlSessionBenchmark(total: requests) }

@@ -1,3 +1,6 @@
+// Profiling modes for finding where time goes (not part of the published comparisons):
+//   --micro, --micro-cache, --micro-plugins, --profile-curl, --curl-layers, --us-raw, --us-ours.
+// Run them under `perf record -g` with the servers of scripts/with-servers.
 import Foundation
 import Dispatch
 import NetCore
