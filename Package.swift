@@ -29,8 +29,10 @@ let package = Package(
             name: "NetDemo",
             dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
         ),
+        // Helpers shared by the live-server test targets (not a product).
+        .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
-        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetCurl"]),
+        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetCurl", "NetTestSupport"]),
         .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins"]),
         .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins"]),
         .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),
@@ -41,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["NetCore", "NetCurl", "NetPlugins", "NetBatch", "NetChain"]
+            dependencies: ["NetCore", "NetCurl", "NetPlugins", "NetBatch", "NetChain", "NetTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

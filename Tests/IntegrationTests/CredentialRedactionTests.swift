@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 import NetPlugins
 import Synchronization
@@ -54,7 +55,7 @@ struct CredentialRedactionTests {
             _ = try await provider.request(FaultTarget(path: "/status/503", query: secrets.query, headers: secrets.headers, base: httpbin))
         }
         // 3. A transport error (nothing listening), whose message may quote the URL.
-        let closed = URL(string: "http://127.0.0.1:\(try ClosedPort.find())")!
+        let closed = URL(string: "http://127.0.0.1:\(closedLoopbackPort())")!
         await #expect(throws: NetworkError.self) {
             _ = try await provider.request(FaultTarget(path: "/anything", query: secrets.query, headers: secrets.headers, base: closed))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 import Testing
 
@@ -48,7 +49,7 @@ struct FaultToleranceTests {
 
     @Test("A closed port fails to connect", arguments: TransportKind.allCases)
     func connectionRefused(kind: TransportKind) async throws {
-        let closedPort = try ClosedPort.find()
+        let closedPort = closedLoopbackPort()
         let target = FaultTarget(path: "/", base: URL(string: "http://127.0.0.1:\(closedPort)")!)
         await #expect { _ = try await Provider<FaultTarget>(transport: kind.make()).request(target) } throws: { error in
             ErrorKind(error as! NetworkError) == .connectionFailed
@@ -83,21 +84,3 @@ struct LargeBodyTests {
         #expect(response.data.first == UInt8(ascii: "[") && response.data.last == UInt8(ascii: "]"))
     }
 }
-
-/// Finds a loopback port nothing listens on.
-enum ClosedPort {
-    static func find() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        // The socket is bound but never listens, so connecting is refused while it stays open.
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-

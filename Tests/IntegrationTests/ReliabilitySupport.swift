@@ -113,19 +113,6 @@ func rangeBytes(count: Int, from start: Int = 0) -> Data {
     return data
 }
 
-/// The SHA-256 of a file, hex, computed by coreutils' `sha256sum` (NetKit's own digest is
-/// internal to its modules).
-func sha256Hex(of file: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sha256sum", file.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-}
 
 /// The names in `folder`, sorted (hidden ones included).
 func folderContents(_ folder: URL) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 import Testing
 
@@ -35,7 +36,7 @@ struct ResumeAfterKillTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("source.bin")
         try rangeBytes(count: size).write(to: source)
-        return try sha256Hex(of: source)
+        return try sha256Hex(ofFile: source)
     }
 
     /// One "process": a provider and transport that exist only for this request.
@@ -69,7 +70,7 @@ struct ResumeAfterKillTests {
         let second = try await Self.download(kind, RangeTarget(destination: destination.url)).get()
         #expect(second.statusCode == (kind == .curl ? 206 : 200), "curl resumes with Range; URLSession starts over")
         #expect(second.fileURL == destination.url)
-        #expect(try sha256Hex(of: destination.url) == Self.sourceHash())
+        #expect(try sha256Hex(ofFile: destination.url) == Self.sourceHash())
         #expect(folderContents(folder) == ["big.bin"], "no partial or temporary file is left")
     }
 
@@ -85,7 +86,7 @@ struct ResumeAfterKillTests {
 
         let response = try await Self.download(kind, RangeTarget(destination: destination.url)).get()
         #expect(response.statusCode == (kind == .curl ? 206 : 200))
-        #expect(try sha256Hex(of: destination.url) == Self.sourceHash())
+        #expect(try sha256Hex(ofFile: destination.url) == Self.sourceHash())
         if kind == .curl {
             #expect(response.metrics?.bytesReceived == Int64(Self.size - written), "only the missing bytes travel")
         }

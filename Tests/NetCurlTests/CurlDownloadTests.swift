@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 import NetCurl
 import Synchronization

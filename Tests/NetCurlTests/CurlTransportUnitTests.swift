@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 @testable import NetCurl
 import Testing
@@ -55,7 +56,7 @@ struct CurlTransportUnitTests {
     }
 
     @Test func anInvalidPinFailsClosedWithoutSending() async {
-        let url = URL(string: "https://127.0.0.1:\(closedPort())/")!
+        let url = URL(string: "https://127.0.0.1:\(closedLoopbackPort())/")!
         let error = await networkError {
             try await CurlTransport().send(.to(url, tls: TLSPolicy(pinnedKeyHashes: ["nope"])))
         }
@@ -67,7 +68,7 @@ struct CurlTransportUnitTests {
     }
 
     @Test func aClosedPortIsAConnectionFailure() async {
-        let url = URL(string: "http://127.0.0.1:\(closedPort())/")!
+        let url = URL(string: "http://127.0.0.1:\(closedLoopbackPort())/")!
         let error = await networkError { try await CurlTransport().send(.to(url)) }
         guard case .connectionFailed(let host, _)? = error else {
             Issue.record("expected connectionFailed, got \(String(describing: error))")
@@ -78,7 +79,7 @@ struct CurlTransportUnitTests {
 
     @Test func aMissingUploadFileFailsBeforeSending() async {
         let missing = URL(fileURLWithPath: "/nonexistent/netkit-\(UUID().uuidString)")
-        let url = URL(string: "http://127.0.0.1:\(closedPort())/")!
+        let url = URL(string: "http://127.0.0.1:\(closedLoopbackPort())/")!
         let error = await networkError { try await CurlTransport().send(.to(url, method: .post, body: .file(missing))) }
         guard case .unreadableFile(_, let file, _)? = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
@@ -97,7 +98,7 @@ struct CurlTransportUnitTests {
 
     @Test func aTaskCancelledBeforeSendingThrowsCancelled() async {
         let transport = CurlTransport()
-        let url = URL(string: "http://127.0.0.1:\(closedPort())/")!
+        let url = URL(string: "http://127.0.0.1:\(closedLoopbackPort())/")!
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await transport.send(.to(url))
