@@ -28,6 +28,8 @@ final class CurlJobToken: Sendable {
 enum CurlCommand: Sendable {
     case start(CurlJob)
     case cancel(CurlJobToken)
+    /// A Swift task that prefers this transport's executor, run between libcurl calls.
+    case run(UnownedJob)
     case shutdown
 }
 
@@ -35,9 +37,11 @@ enum CurlCommand: Sendable {
 ///
 /// Everything libcurl touches (the multi handle, easy handles, transfers) lives on the loop
 /// thread in ``CurlLoop``; other threads only append commands here and wake the loop.
-final class CurlEngine: Sendable {
+final class CurlEngine: TaskExecutor {
     private struct Inbox {
         var commands: [CurlCommand] = []
+        /// The loop has stopped; tasks that still prefer it run on the global executor.
+        var stopped = false
         /// The loop is (about to be) blocked in `curl_multi_poll`.
         var sleeping = false
         /// A wake-up byte was written since the loop went to sleep.
@@ -45,6 +49,8 @@ final class CurlEngine: Sendable {
     }
 
     private let inbox = Locked(Inbox())
+    /// The loop thread, once it runs (for ``isLoopThread``).
+    private let loopThread = Locked<pthread_t?>(nil)
     /// A non-blocking pipe whose read end the loop polls next to libcurl's sockets (the same
     /// mechanism as `curl_multi_wakeup`, without sharing the multi handle across threads).
     let wakeDescriptor: Int32
@@ -69,15 +75,58 @@ final class CurlEngine: Sendable {
 
     /// Queues `command`, waking the loop only when it sleeps (a busy loop picks it up anyway).
     func submit(_ command: CurlCommand) {
-        let mustWake = inbox.withLock { inbox in
+        enum Outcome { case queued, wake, stopped }
+        let outcome = inbox.withLock { inbox -> Outcome in
+            if inbox.stopped { return .stopped }
             inbox.commands.append(command)
-            guard inbox.sleeping, !inbox.wakePending else { return false }
+            guard inbox.sleeping, !inbox.wakePending else { return .queued }
             inbox.wakePending = true
-            return true
+            return .wake
         }
-        if mustWake {
+        switch outcome {
+        case .queued:
+            break
+        case .wake:
             var byte: UInt8 = 1
             _ = write(wakeWriteDescriptor, &byte, 1)
+        case .stopped:
+            // The transport is gone; only tasks that still prefer its executor should get here.
+            switch command {
+            case .run(let job): Self.runElsewhere(job)
+            case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
+            case .cancel, .shutdown: break
+            }
+        }
+    }
+
+    /// Runs a task that prefers this executor on the loop thread, next to libcurl's work.
+    func enqueue(_ job: consuming ExecutorJob) {
+        submit(.run(UnownedJob(job)))
+    }
+
+    /// Hands a job to the global concurrent executor (after shutdown).
+    static func runElsewhere(_ job: UnownedJob) {
+        globalConcurrentExecutor.enqueue(ExecutorJob(job))
+    }
+
+    /// Records the calling thread as the loop thread (loop thread, at start).
+    func markLoopThread() {
+        let current = pthread_self()
+        loopThread.withLock { $0 = current }
+    }
+
+    /// Whether the caller runs on the loop thread.
+    var isLoopThread: Bool {
+        guard let thread = loopThread.withLock({ $0 }) else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// Marks the loop stopped and returns what was still queued (loop thread, at shutdown).
+    func stop() -> [CurlCommand] {
+        inbox.withLock { inbox in
+            inbox.stopped = true
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
         }
     }
 

@@ -30,6 +30,7 @@ final class CurlLoop {
     }
 
     func run() {
+        engine.markLoopThread()
         var running: Int32 = 0
         var wakeup = curl_waitfd(fd: engine.wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
         while true {
@@ -47,15 +48,22 @@ final class CurlLoop {
 
     /// Runs queued commands; false on shutdown.
     private func handleCommands() -> Bool {
-        for command in engine.takeCommands() {
+        let commands = engine.takeCommands()
+        for (index, command) in commands.enumerated() {
             switch command {
             case .start(let job): start(job)
             case .cancel(let token): cancel(token)
-            case .shutdown: return false
+            case .run(let job): job.runSynchronously(on: engine.asUnownedTaskExecutor())
+            case .shutdown:
+                leftovers = Array(commands[(index + 1)...])
+                return false
             }
         }
         return true
     }
+
+    /// Commands queued behind `.shutdown`, settled by ``tearDown()``.
+    private var leftovers: [CurlCommand] = []
 
     private func start(_ job: CurlJob) {
         if job.token.isCancelled {
@@ -125,6 +133,13 @@ final class CurlLoop {
     }
 
     private func tearDown() {
+        for command in leftovers + engine.stop() {
+            switch command {
+            case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
+            case .run(let job): CurlEngine.runElsewhere(job)
+            case .cancel, .shutdown: break
+            }
+        }
         for transfer in active.values {
             _ = curl_multi_remove_handle(multi, transfer.handle.easy)
             transfer.abandon()

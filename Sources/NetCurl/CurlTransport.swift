@@ -65,6 +65,28 @@ public final class CurlTransport: Transport {
 
     private let engine: CurlEngine
 
+    /// An executor that runs Swift tasks on this transport's event-loop thread.
+    ///
+    /// A task that prefers it skips the two thread hand-offs of every request (to the loop
+    /// thread and back), which matters most for sequential requests:
+    ///
+    /// ```swift
+    /// let transport = CurlTransport()
+    /// let provider = Provider<API>(transport: transport)
+    /// let users = try await withTaskExecutorPreference(transport.executor) {
+    ///     try await provider.request(.users, as: [User].self)
+    /// }
+    /// ```
+    ///
+    /// The loop thread also drives every transfer of this transport, so keep work in such a
+    /// task short: long computations or blocking calls delay all of the transport's requests.
+    /// Actor-isolated code still runs on its actor. After the transport is released, tasks that
+    /// still prefer this executor run on the global concurrent executor.
+    public var executor: any TaskExecutor { engine }
+
+    /// Whether the caller runs on this transport's loop thread (for tests).
+    var isOnLoopThread: Bool { engine.isLoopThread }
+
     /// Creates a transport with its own connection pool and event-loop thread.
     /// - Parameter configuration: Connection limits, timeouts, redirects. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:)``.
     public init(configuration: Configuration = Configuration()) {

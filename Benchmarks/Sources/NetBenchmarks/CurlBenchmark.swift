@@ -13,20 +13,26 @@ func curlBenchmark(total: Int) async throws {
     configuration.urlCache = nil
     let session = URLSession(configuration: configuration)
     let decoder = JSONDecoder()
-    let curlProvider = Provider<BenchAPI>(transport: CurlTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
+    let curlTransport = CurlTransport()
+    let curlProvider = Provider<BenchAPI>(transport: curlTransport, plugins: (0..<5).map { _ in NoOpPlugin() })
+    let onLoop = "same, callers on transport.executor"
     let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
         ("raw URLSession + JSONDecoder", { _ in
             let (data, _) = try await session.data(for: URLRequest(url: url))
             _ = try decoder.decode(SmallDocument.self, from: data)
         }),
         ("Provider + CurlTransport + 5 plugins", { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
+        (onLoop, { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
     ]
     for concurrency in [1, 8] {
-        let results = try await compare(contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency)
+        let results = try await compare(contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency,
+                                        executors: [onLoop: curlTransport.executor])
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
         if let wrk = runWrk(url: url, connections: concurrency) {
             let curl = results[1].1.perSecond
-            print("wrk -t1 -c\(concurrency): \(format(wrk)) req/s; Provider + CurlTransport reaches \(format(curl / wrk, decimals: 2)) of wrk")
+            let curlOnLoop = results[2].1.perSecond
+            print("wrk -t1 -c\(concurrency): \(format(wrk)) req/s; Provider + CurlTransport reaches \(format(curl / wrk, decimals: 2)) of wrk"
+                + " (\(format(curlOnLoop / wrk, decimals: 2)) with callers on transport.executor)")
         }
     }
 }

@@ -11,14 +11,17 @@ struct Measurement: Sendable {
 }
 
 /// Runs `operation` `total` times split over `concurrency` workers and measures wall and CPU time.
-func measure(total: Int, concurrency: Int, _ operation: @escaping @Sendable (Int) async throws -> Void) async throws -> Measurement {
+/// With `executor`, the workers prefer it (the whole loop runs there).
+func measure(
+    total: Int, concurrency: Int, executor: (any TaskExecutor)? = nil, _ operation: @escaping @Sendable (Int) async throws -> Void
+) async throws -> Measurement {
     let cpuBefore = processCPUSeconds()
     let clock = ContinuousClock()
     let start = clock.now
     try await withThrowingTaskGroup(of: Void.self) { group in
         let perWorker = total / concurrency
         for worker in 0..<concurrency {
-            group.addTask {
+            group.addTask(executorPreference: executor) {
                 for index in 0..<perWorker { try await operation(worker * perWorker + index) }
             }
         }
@@ -30,15 +33,19 @@ func measure(total: Int, concurrency: Int, _ operation: @escaping @Sendable (Int
 }
 
 /// Measures each contender `rounds` times, interleaved so drift affects all alike, and keeps the best run.
+/// Contenders named in `executors` run their workers on that executor.
 func compare(
-    _ contenders: [(String, @Sendable (Int) async throws -> Void)], total: Int, concurrency: Int, rounds: Int = 3
+    _ contenders: [(String, @Sendable (Int) async throws -> Void)], total: Int, concurrency: Int, rounds: Int = 3,
+    executors: [String: any TaskExecutor] = [:]
 ) async throws -> [(String, Measurement)] {
     var best: [String: Measurement] = [:]
     // Warm-up: connections, caches, lazy initialisation.
-    for (_, operation) in contenders { _ = try await measure(total: max(concurrency, total / 20), concurrency: concurrency, operation) }
+    for (name, operation) in contenders {
+        _ = try await measure(total: max(concurrency, total / 20), concurrency: concurrency, executor: executors[name], operation)
+    }
     for _ in 0..<rounds {
         for (name, operation) in contenders {
-            let run = try await measure(total: total, concurrency: concurrency, operation)
+            let run = try await measure(total: total, concurrency: concurrency, executor: executors[name], operation)
             if let previous = best[name], previous.perSecond >= run.perSecond { continue }
             best[name] = run
         }

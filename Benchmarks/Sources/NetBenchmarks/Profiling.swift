@@ -59,10 +59,14 @@ func microCache() async throws {
     let provider = Provider<BenchAPI>(transport: StubTransport(), plugins: [CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)])
     _ = try await provider.request(.small)
     let clock = ContinuousClock()
-    let n = 100_000
+    let n = Int(ProcessInfo.processInfo.environment["COUNT"] ?? "") ?? 100_000
     let start = clock.now
     for _ in 0..<n { _ = try await provider.request(.small) }
     print("memory hit (no decode):", (clock.now - start) / n)
+    if ProcessInfo.processInfo.environment["SKIP_DECODE"] != nil { return }
+    let decodeStart = clock.now
+    for _ in 0..<n { _ = try await provider.request(.small, as: SmallDocument.self) }
+    print("memory hit (decode):", (clock.now - decodeStart) / n)
 }
 
 import NetCurl
@@ -89,8 +93,17 @@ func profileCurlLayers() async throws {
             ("transport.send", { _ in _ = try await transport.send(request) }),
             ("provider, 0 plugins", { _ in _ = try await bare.request(.small) }),
             ("provider, 5 plugins + decode", { _ in _ = try await full.request(.small, as: SmallDocument.self) }),
+            ("same, loop executor", { _ in
+                _ = try await withTaskExecutorPreference(transport.executor) { try await full.request(.small, as: SmallDocument.self) }
+            }),
         ], total: 10_000, concurrency: c)
         report("curl layers c=\(c)", results)
+        for _ in 0..<3 {
+            let m = try await measure(total: 10_000, concurrency: c, executor: transport.executor) { _ in
+                _ = try await full.request(.small, as: SmallDocument.self)
+            }
+            print("workers on the loop executor: \(format(m.perSecond)) req/s, \(format(m.cpuMicrosPerRequest, decimals: 1)) us CPU")
+        }
     }
 }
 
@@ -99,7 +112,13 @@ func profileURLSession(raw: Bool) async throws {
     let configuration = URLSessionConfiguration.default
     configuration.urlCache = nil
     let session = URLSession(configuration: configuration)
-    let transport = URLSessionTransport()
+    let transportConfiguration = URLSessionConfiguration.default
+    if ProcessInfo.processInfo.environment["NO_COOKIES"] != nil {
+        transportConfiguration.httpCookieAcceptPolicy = .never
+        transportConfiguration.httpShouldSetCookies = false
+        transportConfiguration.httpCookieStorage = nil
+    }
+    let transport = URLSessionTransport(configuration: transportConfiguration)
     let request = Request(url: url, target: BenchAPI.small)
     let m = try await measure(total: 8_000, concurrency: 8) { _ in
         if raw { _ = try await session.data(for: URLRequest(url: url)) } else { _ = try await transport.send(request) }
@@ -124,4 +143,14 @@ func microPlugins() async throws {
         for _ in 0..<n { _ = try await provider.request(.small) }
         print(name, (clock.now - start) / n)
     }
+}
+
+func profileSequential() async throws {
+    let transport = CurlTransport()
+    let full = Provider<BenchAPI>(transport: transport, plugins: (0..<5).map { _ in NoOpPlugin() })
+    let onLoop = ProcessInfo.processInfo.environment["ON_LOOP"] != nil
+    let m = try await measure(total: 20_000, concurrency: 1, executor: onLoop ? transport.executor : nil) { _ in
+        _ = try await full.request(.small, as: SmallDocument.self)
+    }
+    print("sequential\(onLoop ? " on the loop executor" : ""): \(format(m.perSecond)) req/s, \(format(m.cpuMicrosPerRequest, decimals: 1)) us CPU")
 }

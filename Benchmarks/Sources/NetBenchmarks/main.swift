@@ -17,6 +17,7 @@ if arguments.contains("--us-raw") { try await profileURLSession(raw: true); exit
 if arguments.contains("--us-ours") { try await profileURLSession(raw: false); exit(0) }
 if arguments.contains("--curl-layers") { try await profileCurlLayers(); exit(0) }
 if arguments.contains("--profile-curl") { try await profileCurl(); exit(0) }
+if arguments.contains("--profile-seq") { try await profileSequential(); exit(0) }
 if arguments.contains("--micro-plugins") { try await microPlugins(); exit(0) }
 if arguments.contains("--micro-cache") { try await microCache(); exit(0) }
 if arguments.contains("--micro") { if !arguments.contains("--provider-only") { await micro() }; try await microProvider(); exit(0) }

@@ -1,0 +1,68 @@
+import Foundation
+import NetCore
+@testable import NetCurl
+import Testing
+
+@Suite("CurlTransport's loop executor", .timeLimit(.minutes(1)))
+struct CurlExecutorTests {
+    @Test func aTaskPreferringTheExecutorRunsOnTheLoopThreadAndCompletesRequests() async throws {
+        guard let nginx = TestServers.require("NETKIT_NGINX_URL") else { return }
+        let transport = CurlTransport()
+        let request = Request.to(nginx.appendingPathComponent("small.json"))
+        let (onLoop, statuses) = try await withTaskExecutorPreference(transport.executor) {
+            var onLoop = [transport.isOnLoopThread]
+            var statuses: [Int] = []
+            for _ in 0..<20 {
+                statuses.append(try await transport.send(request).statusCode)
+                onLoop.append(transport.isOnLoopThread)
+            }
+            return (onLoop, statuses)
+        }
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(onLoop.allSatisfy { $0 }, "\(onLoop)")
+        #expect(!transport.isOnLoopThread, "the caller leaves the loop thread after the scope")
+    }
+
+    @Test func concurrentTasksOnTheExecutorAllFinish() async throws {
+        guard let nginx = TestServers.require("NETKIT_NGINX_URL") else { return }
+        let transport = CurlTransport()
+        let provider = Provider<AnyTarget>(transport: transport)
+        let target = AnyTarget(TestTarget(baseURL: nginx, path: "/small.json"))
+        let codes = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<8 {
+                group.addTask(executorPreference: transport.executor) {
+                    var codes: [Int] = []
+                    for _ in 0..<25 { codes.append(try await provider.request(target).statusCode) }
+                    return codes
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(codes.count == 200)
+        #expect(codes.allSatisfy { $0 == 200 })
+    }
+
+    @Test func cancellationStillEndsARequestOnTheExecutor() async throws {
+        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        let transport = CurlTransport()
+        let request = Request.to(fault.appendingPathComponent("hang"), timeout: .seconds(30))
+        let task = Task(executorPreference: transport.executor) { try await transport.send(request) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let error = await networkError { try await task.value }
+        #expect(error?.isCancellation == true, "got \(String(describing: error))")
+    }
+
+    @Test func tasksStillPreferringTheExecutorRunAfterTheTransportIsGone() async throws {
+        var transport: CurlTransport? = CurlTransport()
+        let executor = transport!.executor
+        transport = nil
+        // Give the loop thread time to stop.
+        try await Task.sleep(for: .milliseconds(100))
+        let value = await withTaskExecutorPreference(executor) {
+            try? await Task.sleep(for: .milliseconds(10))
+            return 42
+        }
+        #expect(value == 42)
+    }
+}
