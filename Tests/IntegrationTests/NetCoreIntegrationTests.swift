@@ -1,3 +1,6 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Foundation
 import NetCore
 import Testing
@@ -242,6 +245,40 @@ struct NetCoreIntegrationTests {
         #expect(args == ["q": "x"])
     }
 
+    @Test("No ambient cookie jar: a cookie a response sets is never sent back", arguments: TransportKind.allCases)
+    func noCookieJar(kind: TransportKind) async throws {
+        let provider = try provider(kind)
+        // httpbin sets the cookie and redirects to /cookies, which echoes what the client sent.
+        let afterRedirect = try await provider.request(.path("/cookies/set/netkit/jar"), as: [String: String].self, atKeyPath: "cookies")
+        let later = try await provider.request(.path("/cookies"), as: [String: String].self, atKeyPath: "cookies")
+        #expect(afterRedirect.isEmpty)
+        #expect(later.isEmpty)
+    }
+
+    @Test("A URLSession configuration with a cookie store keeps and sends cookies")
+    func cookieJarWhenConfigured() async throws {
+        _ = try TestServers.require("NETKIT_HTTPBIN_URL")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .always
+        configuration.httpShouldSetCookies = true
+        let provider = Provider<HTTPBin>(transport: URLSessionTransport(configuration: configuration))
+        _ = try await provider.request(.path("/cookies/set/netkit/jar"))
+        let later = try await provider.request(.path("/cookies"), as: [String: String].self, atKeyPath: "cookies")
+        #expect(later == ["netkit": "jar"])
+        // The store may be the process-wide one on Linux: leave nothing behind.
+        for cookie in configuration.httpCookieStorage?.cookies ?? [] where cookie.name == "netkit" {
+            configuration.httpCookieStorage?.deleteCookie(cookie)
+        }
+    }
+
+    @Test("An explicit Cookie header is sent as it is", arguments: TransportKind.allCases)
+    func explicitCookieHeader(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_HTTPBIN_URL")
+        let provider = Provider<HTTPBin>(transport: kind.make(), plugins: [SetHeader(name: "Cookie", value: "session=abc")])
+        let cookies = try await provider.request(.path("/cookies"), as: [String: String].self, atKeyPath: "cookies")
+        #expect(cookies == ["session": "abc"])
+    }
+
     @Test("A TLS policy URLSession cannot enforce fails closed", arguments: [TransportKind.urlSession])
     func tlsPolicyFailsClosed(kind: TransportKind) async throws {
         let provider = Provider<HTTPBin>(transport: kind.make(), plugins: [AttachPin()])
@@ -260,6 +297,17 @@ enum Elsewhere: TargetType {
     var method: HTTPMethod { .get }
     var content: RequestContent { .query(["own": "yes"]) }
     var headers: [String: String] { ["x-override": "target"] }
+}
+
+/// Sets one header on every request.
+struct SetHeader: Plugin {
+    let name: String
+    let value: String
+
+    func prepare(_ request: inout Request) async throws -> PrepareAction {
+        request.headers[name] = value
+        return .proceed
+    }
 }
 
 /// Attaches a pin to every request.

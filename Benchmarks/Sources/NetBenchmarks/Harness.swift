@@ -74,7 +74,7 @@ func format(_ value: Double, decimals: Int = 0) -> String {
 
 /// Prints a comparison: each contender's req/s, CPU per request and ratio to the baseline (the first).
 func report(_ title: String, _ results: [(String, Measurement)], baseline: String? = nil) {
-    let widths = [44, 10, 12, 8]
+    let widths = [52, 10, 12, 8]
     print("\n### \(title)")
     print(row(["client", "req/s", "CPU us/req", "ratio"], widths: widths))
     print(row(widths.map { String(repeating: "-", count: $0) }, widths: widths))

@@ -11,6 +11,13 @@ func urlSessionBenchmark(total: Int) async throws {
     let tunedConfiguration = URLSessionConfiguration.default
     tunedConfiguration.urlCache = nil
     let rawTuned = URLSession(configuration: tunedConfiguration)
+    // The same settings as URLSessionTransport's default: no cache, no cookie store. Shows what
+    // the Provider's layers cost on top of an identically configured session.
+    let rawNoCookies = URLSession(configuration: {
+        let configuration = URLSessionTransport.defaultConfiguration
+        configuration.urlCache = nil
+        return configuration
+    }())
     let provider = Provider<BenchAPI>(transport: URLSessionTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
     let decoder = JSONDecoder()
 
@@ -23,6 +30,7 @@ func urlSessionBenchmark(total: Int) async throws {
     let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
         ("raw URLSession (urlCache nil) + JSONDecoder", raw(rawTuned)),
         ("raw URLSession (default config) + JSONDecoder", raw(rawDefault)),
+        ("raw URLSession (no cache, no cookies) + JSONDecoder", raw(rawNoCookies)),
         ("Provider + URLSessionTransport + 5 plugins", { _ in _ = try await provider.request(.small, as: SmallDocument.self) }),
     ]
     for concurrency in [1, 8] {

@@ -20,12 +20,32 @@ public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate: SessionDelegate
 
+    /// The session configuration a transport uses unless given one: `.default` without a cookie
+    /// store.
+    ///
+    /// Cookies are ambient state that plugins never see: a cookie stored from one response
+    /// would ride along on later requests without appearing in ``Request/headers``, so logs,
+    /// captures and redaction could not account for it. NetKit's transports therefore send only
+    /// the headers a request carries (a `Cookie` header included) and keep nothing from
+    /// responses; `CurlTransport` behaves the same way. Without a cookie store, URLSession on
+    /// Linux also skips parsing every response's headers for cookies (about 15% of its CPU time
+    /// per small request). Pass a configuration with `httpCookieStorage` and
+    /// `httpShouldSetCookies` set to use a cookie jar.
+    public static var defaultConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = nil
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        return configuration
+    }
+
     /// Creates a transport.
     /// - Parameters:
-    ///   - configuration: The session configuration; its `urlCache` is removed.
+    ///   - configuration: The session configuration; its `urlCache` is removed. Default:
+    ///     ``defaultConfiguration`` (no cookie store).
     ///   - redirectPolicy: What to do with redirects. Default: follow, but never from https to http,
     ///     and drop `Authorization` when the host changes.
-    public init(configuration: URLSessionConfiguration = .default, redirectPolicy: RedirectPolicy = .secure) {
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration, redirectPolicy: RedirectPolicy = .secure) {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = SessionDelegate(redirectPolicy: redirectPolicy)
