@@ -61,8 +61,10 @@ func microCache() async throws {
     let clock = ContinuousClock()
     let n = Int(ProcessInfo.processInfo.environment["COUNT"] ?? "") ?? 100_000
     let start = clock.now
-    for _ in 0..<n { _ = try await provider.request(.small) }
-    print("memory hit (no decode):", (clock.now - start) / n)
+    if ProcessInfo.processInfo.environment["ONLY_DECODE"] == nil {
+        for _ in 0..<n { _ = try await provider.request(.small) }
+        print("memory hit (no decode):", (clock.now - start) / n)
+    }
     if ProcessInfo.processInfo.environment["SKIP_DECODE"] != nil { return }
     let decodeStart = clock.now
     for _ in 0..<n { _ = try await provider.request(.small, as: SmallDocument.self) }
@@ -118,10 +120,14 @@ func profileURLSession(raw: Bool) async throws {
         transportConfiguration.httpShouldSetCookies = false
         transportConfiguration.httpCookieStorage = nil
     }
-    let transport = URLSessionTransport(configuration: transportConfiguration)
+    let transport = ProcessInfo.processInfo.environment["DEFAULT"] != nil ? URLSessionTransport() : URLSessionTransport(configuration: transportConfiguration)
     let request = Request(url: url, target: BenchAPI.small)
-    let m = try await measure(total: 8_000, concurrency: 8) { _ in
-        if raw { _ = try await session.data(for: URLRequest(url: url)) } else { _ = try await transport.send(request) }
+    let concurrency = Int(ProcessInfo.processInfo.environment["C"] ?? "") ?? 8
+    let plugins = Int(ProcessInfo.processInfo.environment["PLUGINS"] ?? "") ?? 5
+    let provider = ProcessInfo.processInfo.environment["PROVIDER"] != nil
+        ? Provider<BenchAPI>(transport: transport, plugins: (0..<plugins).map { _ in NoOpPlugin() }) : nil
+    let m = try await measure(total: 8_000, concurrency: concurrency) { _ in
+        if raw { _ = try await session.data(for: URLRequest(url: url)) } else if let provider { _ = try await provider.request(.small, as: SmallDocument.self) } else { _ = try await transport.send(request) }
     }
     print("\(raw ? "raw" : "transport"): \(m.perSecond) req/s, \(m.cpuMicrosPerRequest) us CPU")
 }

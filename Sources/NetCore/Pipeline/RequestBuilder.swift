@@ -5,6 +5,7 @@ import Foundation
 struct RequestBuilder: Sendable {
     let configuration: ProviderConfiguration
     private let generalHeaders: HTTPHeaders
+    private let urlMemo = URLMemo()
 
     init(configuration: ProviderConfiguration) {
         self.configuration = configuration
@@ -34,37 +35,47 @@ struct RequestBuilder: Sendable {
 
     private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {
         let base = configuration.baseURL ?? target.baseURL
-        var name: String { targetDescription(target) }
-        guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
-            throw .invalidURL(target: name, reason: "the base URL \"\(base.absoluteString)\" is not an absolute http(s) URL")
-        }
-        guard let path = PercentEncoding.encodePath(target.path) else {
-            throw .invalidURL(target: name, reason: "the path \"\(target.path)\" contains a \"%\" that does not start a valid %XX escape")
-        }
-        // The path joins the base URL's path; a query on the base URL is kept and extended.
-        var text = base.absoluteString
+        let prefix = try urlMemo.prefix(base: base.absoluteString, path: target.path) {
+            Self.joinPath(target.path, to: base, target: targetDescription(target))
+        }.get()
+        var text = prefix.text
         var queryItems: [String] = []
-        if let cut = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-            if text.utf8[cut] == UInt8(ascii: "?") {
-                let afterQuestion = text.utf8.index(after: cut)
-                let end = text.utf8[afterQuestion...].firstIndex(of: UInt8(ascii: "#")) ?? text.utf8.endIndex
-                if afterQuestion < end { queryItems.append(String(text[afterQuestion..<end])) }
-            }
-            text = String(text[..<cut])
-        }
-        if !path.isEmpty {
-            if text.hasSuffix("/") { text.removeLast() }
-            text += path.hasPrefix("/") ? path : "/" + path
-        }
+        if let baseQuery = prefix.baseQuery { queryItems.append(baseQuery) }
         if !query.isEmpty {
             let encoded = configuration.parameterEncoding.encode(query)
             if !encoded.isEmpty { queryItems.append(encoded) }
         }
         if !queryItems.isEmpty { text += "?" + queryItems.joined(separator: "&") }
-        guard let url = URL(string: text) else {
-            throw .invalidURL(target: name, reason: "\"\(text)\" is not a valid URL")
+        guard let url = urlMemo.url(for: text) else {
+            throw .invalidURL(target: targetDescription(target), reason: "\"\(text)\" is not a valid URL")
         }
         return url
+    }
+
+    /// Checks `base` and appends the percent-encoded `path`; the base URL's query is kept aside
+    /// (it goes first in the final query) and its fragment dropped.
+    private static func joinPath(_ path: String, to base: URL, target name: String) -> Result<URLMemo.Prefix, NetworkError> {
+        guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
+            return .failure(.invalidURL(target: name, reason: "the base URL \"\(base.absoluteString)\" is not an absolute http(s) URL"))
+        }
+        guard let encodedPath = PercentEncoding.encodePath(path) else {
+            return .failure(.invalidURL(target: name, reason: "the path \"\(path)\" contains a \"%\" that does not start a valid %XX escape"))
+        }
+        var text = base.absoluteString
+        var baseQuery: String?
+        if let cut = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            if text.utf8[cut] == UInt8(ascii: "?") {
+                let afterQuestion = text.utf8.index(after: cut)
+                let end = text.utf8[afterQuestion...].firstIndex(of: UInt8(ascii: "#")) ?? text.utf8.endIndex
+                if afterQuestion < end { baseQuery = String(text[afterQuestion..<end]) }
+            }
+            text = String(text[..<cut])
+        }
+        if !encodedPath.isEmpty {
+            if text.hasSuffix("/") { text.removeLast() }
+            text += encodedPath.hasPrefix("/") ? encodedPath : "/" + encodedPath
+        }
+        return .success(URLMemo.Prefix(text: text, baseQuery: baseQuery))
     }
 
     private func encode(

@@ -71,6 +71,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// microseconds on every cache hit.
     static func canonicalURL(_ url: URL) -> String {
         let string = url.absoluteString
+        // Nothing to sort or cut: the URL is its own canonical form (no lock, no hashing).
+        if !string.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { return string }
         if let known = canonicalCache.withLock({ $0[string] }) { return known }
         let canonical = makeCanonical(string)
         canonicalCache.withLock { cache in
