@@ -13,14 +13,22 @@ struct CaptureBuffer: Sendable {
         self.maxBytes = max(0, maxBytes)
     }
 
-    /// Adds `record`, evicting the oldest as needed. The evicted records are returned so the
-    /// caller releases them after leaving the lock (freeing bodies and headers is the slow part).
+    /// Records pushed out by ``append(_:)``, for the caller to release after leaving the lock
+    /// (freeing bodies and headers is the slow part). One eviction, the usual case at capacity,
+    /// needs no array.
+    struct Evicted {
+        var first: CaptureRecord?
+        var more: [CaptureRecord] = []
+    }
+
+    /// Adds `record`, evicting the oldest as needed, and returns what it evicted.
     @discardableResult
-    mutating func append(_ record: consuming CaptureRecord) -> [CaptureRecord] {
+    mutating func append(_ record: consuming CaptureRecord) -> Evicted {
         let size = record.bytes
-        var evicted: [CaptureRecord] = []
+        var evicted = Evicted()
         while count > 0 && (count >= maxCount || bytes + size > maxBytes) {
-            if let oldest = dropOldest() { evicted.append(oldest) }
+            guard let oldest = dropOldest() else { continue }
+            if evicted.first == nil { evicted.first = oldest } else { evicted.more.append(oldest) }
         }
         if count == slots.count {
             // Every slot is live: grow (below maxCount, guaranteed by the loop above).
