@@ -91,22 +91,23 @@ final class CurlEngine: TaskExecutor {
             _ = write(wakeWriteDescriptor, &byte, 1)
         case .stopped:
             // The transport is gone; only tasks that still prefer its executor should get here.
-            switch command {
-            case .run(let job): Self.runElsewhere(job)
-            case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
-            case .cancel, .shutdown: break
-            }
+            Self.settleAfterStop(command)
+        }
+    }
+
+    /// Ends a command the stopped loop will never run: a request fails with `.cancelled`, a
+    /// task moves to the global concurrent executor, the rest needs nothing.
+    static func settleAfterStop(_ command: CurlCommand) {
+        switch command {
+        case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
+        case .run(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        case .cancel, .shutdown: break
         }
     }
 
     /// Runs a task that prefers this executor on the loop thread, next to libcurl's work.
     func enqueue(_ job: consuming ExecutorJob) {
         submit(.run(UnownedJob(job)))
-    }
-
-    /// Hands a job to the global concurrent executor (after shutdown).
-    static func runElsewhere(_ job: UnownedJob) {
-        globalConcurrentExecutor.enqueue(ExecutorJob(job))
     }
 
     /// Records the calling thread as the loop thread (loop thread, at start).

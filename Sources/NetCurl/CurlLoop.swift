@@ -34,7 +34,10 @@ final class CurlLoop {
         var running: Int32 = 0
         var wakeup = curl_waitfd(fd: engine.wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
         while true {
-            if !handleCommands() { break }
+            if let leftovers = handleCommands() {
+                tearDown(leftovers: leftovers)
+                return
+            }
             _ = curl_multi_perform(multi, &running)
             collectFinished()
             guard engine.prepareToSleep() else { continue }
@@ -43,11 +46,10 @@ final class CurlLoop {
             _ = curl_multi_poll(multi, &wakeup, 1, 1000, &ready)
             engine.didWake(signalled: wakeup.revents != 0)
         }
-        tearDown()
     }
 
-    /// Runs queued commands; false on shutdown.
-    private func handleCommands() -> Bool {
+    /// Runs queued commands; on shutdown, returns the commands queued behind it.
+    private func handleCommands() -> [CurlCommand]? {
         let commands = engine.takeCommands()
         for (index, command) in commands.enumerated() {
             switch command {
@@ -55,15 +57,11 @@ final class CurlLoop {
             case .cancel(let token): cancel(token)
             case .run(let job): job.runSynchronously(on: engine.asUnownedTaskExecutor())
             case .shutdown:
-                leftovers = Array(commands[(index + 1)...])
-                return false
+                return Array(commands[(index + 1)...])
             }
         }
-        return true
+        return nil
     }
-
-    /// Commands queued behind `.shutdown`, settled by ``tearDown()``.
-    private var leftovers: [CurlCommand] = []
 
     private func start(_ job: CurlJob) {
         if job.token.isCancelled {
@@ -132,14 +130,10 @@ final class CurlLoop {
         }
     }
 
-    private func tearDown() {
-        for command in leftovers + engine.stop() {
-            switch command {
-            case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
-            case .run(let job): CurlEngine.runElsewhere(job)
-            case .cancel, .shutdown: break
-            }
-        }
+    /// Releases libcurl and settles `leftovers` (commands queued behind `.shutdown`) and
+    /// whatever arrives before the engine is marked stopped.
+    private func tearDown(leftovers: [CurlCommand]) {
+        for command in leftovers + engine.stop() { CurlEngine.settleAfterStop(command) }
         for transfer in active.values {
             _ = curl_multi_remove_handle(multi, transfer.handle.easy)
             transfer.abandon()

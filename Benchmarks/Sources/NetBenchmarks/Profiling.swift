@@ -1,5 +1,7 @@
 // Profiling modes for finding where time goes (not part of the published comparisons):
-//   --micro, --micro-cache, --micro-plugins, --profile-curl, --curl-layers, --us-raw, --us-ours.
+//   --micro, --micro-cache (COUNT=, SKIP_DECODE=1, ONLY_DECODE=1), --micro-plugins, --profile-curl,
+//   --profile-seq (ON_LOOP=1: on transport.executor), --curl-layers,
+//   --us-raw, --us-ours (C= concurrency, PROVIDER=1 with PLUGINS= no-op plugins, COOKIES=1).
 // Run them under `perf record -g` with the servers of scripts/with-servers.
 import Foundation
 import Dispatch
@@ -114,13 +116,8 @@ func profileURLSession(raw: Bool) async throws {
     let configuration = URLSessionConfiguration.default
     configuration.urlCache = nil
     let session = URLSession(configuration: configuration)
-    let transportConfiguration = URLSessionConfiguration.default
-    if ProcessInfo.processInfo.environment["NO_COOKIES"] != nil {
-        transportConfiguration.httpCookieAcceptPolicy = .never
-        transportConfiguration.httpShouldSetCookies = false
-        transportConfiguration.httpCookieStorage = nil
-    }
-    let transport = ProcessInfo.processInfo.environment["DEFAULT"] != nil ? URLSessionTransport() : URLSessionTransport(configuration: transportConfiguration)
+    // COOKIES=1: a session with URLSession's cookie store, as before the transport's default dropped it.
+    let transport = ProcessInfo.processInfo.environment["COOKIES"] != nil ? URLSessionTransport(configuration: .default) : URLSessionTransport()
     let request = Request(url: url, target: BenchAPI.small)
     let concurrency = Int(ProcessInfo.processInfo.environment["C"] ?? "") ?? 8
     let plugins = Int(ProcessInfo.processInfo.environment["PLUGINS"] ?? "") ?? 5
