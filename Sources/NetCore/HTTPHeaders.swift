@@ -86,7 +86,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     }
 
     /// ASCII case-insensitive comparison without allocating.
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         let left = lhs.utf8, right = rhs.utf8
         guard left.count == right.count else { return false }
         for (a, b) in zip(left, right) where a != b {

@@ -10,8 +10,10 @@ import Glibc
 /// One request handed to the loop thread. The continuation is resumed exactly once, by the loop.
 struct CurlJob: Sendable {
     let request: Request
+    /// The request's text options, worked out before the job reached the loop.
+    let head: CurlRequestHead
     let progress: ProgressHandler?
-    let continuation: UnsafeContinuation<Response, any Error>
+    let continuation: UnsafeContinuation<CurlReply, any Error>
     let token: CurlJobToken
 }
 

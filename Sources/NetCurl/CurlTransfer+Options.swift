@@ -11,7 +11,7 @@ extension CurlTransfer {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let isHTTPS = request.url.scheme?.lowercased() == "https"
 
-        try check(netkit_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString), "URL")
+        try check(netkit_easy_setopt_string(easy, CURLOPT_URL, job.head.url), "URL")
         _ = netkit_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_PRIVATE, context)
@@ -63,8 +63,8 @@ extension CurlTransfer {
             _ = netkit_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         }
 
-        let hasBody = try configureMethodAndBody(context: context)
-        try configureHeaders(hasBody: hasBody)
+        try configureMethodAndBody(context: context)
+        configureHeaders()
     }
 
     private func configureRedirects(isHTTPS: Bool) {
@@ -79,25 +79,20 @@ extension CurlTransfer {
         _ = netkit_easy_setopt_long(easy, CURLOPT_UNRESTRICTED_AUTH, policy.dropsAuthorizationAcrossHosts ? 0 : 1)
     }
 
-    /// Sets the method and the streamed body; returns whether a body is sent.
-    private func configureMethodAndBody(context: UnsafeMutableRawPointer) throws(NetworkError) -> Bool {
+    /// Sets the method and, when the request sends one, the streamed body.
+    private func configureMethodAndBody(context: UnsafeMutableRawPointer) throws(NetworkError) {
         let easy = handle.easy
-        let method = request.method.rawValue.uppercased()
+        let method = request.method.rawValue
+        let upper = method.uppercased()
         let body = request.body
-        var sendsBody: Bool
-        switch body {
-        case .none: sendsBody = method == "POST" || method == "PUT" || method == "PATCH"
-        default: sendsBody = true
-        }
-        if method == "HEAD" {
+        if upper == "HEAD" {
             _ = netkit_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
-            sendsBody = false
         }
-        guard sendsBody else {
-            if method != "GET", method != "HEAD" {
-                _ = netkit_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        guard job.head.sendsBody else {
+            if upper != "GET", upper != "HEAD" {
+                _ = netkit_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
             }
-            return false
+            return
         }
         let length: Int64?
         switch body {
@@ -113,8 +108,8 @@ extension CurlTransfer {
         uploadReader = BodyStreamReader(body)
         // POST with a read callback streams the body; another method name rides on top of it.
         _ = netkit_easy_setopt_long(easy, CURLOPT_POST, 1)
-        if method != "POST" {
-            _ = netkit_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        if upper != "POST" {
+            _ = netkit_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
         }
         _ = netkit_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(length ?? -1))
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_READDATA, context)
@@ -128,29 +123,13 @@ extension CurlTransfer {
             guard origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
             return transfer.seekBody(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_FAIL)
         }
-        return true
     }
 
-    private func configureHeaders(hasBody: Bool) throws(NetworkError) {
+    /// Hands the header lines worked out in the caller's task to libcurl.
+    private func configureHeaders() {
         var list: UnsafeMutablePointer<curl_slist>?
-        func add(_ line: String) {
+        for line in job.head.headerLines {
             if let appended = curl_slist_append(list, line) { list = appended }
-        }
-        var hasContentType = false, hasExpect = false
-        for field in request.headers {
-            let name = field.name.lowercased()
-            // libcurl sets Content-Length from the body; a second one would make the request invalid.
-            if name == "content-length" { continue }
-            if name == "content-type" { hasContentType = true }
-            if name == "expect" { hasExpect = true }
-            // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
-            add(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-        }
-        if hasBody {
-            // libcurl would add a form Content-Type to a POST without one, and Expect: 100-continue
-            // (a round trip) to larger bodies.
-            if !hasContentType { add("Content-Type:") }
-            if !hasExpect { add("Expect:") }
         }
         headerList = list
         if let list { _ = netkit_easy_setopt_ptr(handle.easy, CURLOPT_HTTPHEADER, list) }

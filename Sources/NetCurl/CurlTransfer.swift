@@ -18,7 +18,8 @@ final class CurlTransfer {
 
     // The response being received (reset by each status line: 1xx, redirects).
     var statusCode = 0
-    var headerFields: [(name: String, value: String)] = []
+    /// Header lines as received; parsed into strings in the caller's task (``CurlReply``).
+    var rawHeaders: [UInt8] = []
     var body = Data()
 
     private var reportedUpload: Int64 = -1
@@ -48,22 +49,18 @@ final class CurlTransfer {
 
     /// A header line, CRLF included. A status line starts a new response.
     func receiveHeader(_ line: UnsafeRawBufferPointer) {
-        var end = line.count
-        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        guard end > 0 else { return }
-        if end > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F { // "HTTP/"
-            statusCode = Self.parseStatus(line[0..<end])
-            headerFields.removeAll(keepingCapacity: true)
+        guard line.count > 5 else {
+            rawHeaders.append(contentsOf: line)
+            return
+        }
+        if line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F { // "HTTP/"
+            statusCode = Self.parseStatus(line[...])
+            rawHeaders.removeAll(keepingCapacity: true)
             body.removeAll(keepingCapacity: true)
             download?.responseStarted()
             return
         }
-        guard let colon = line[0..<end].firstIndex(of: 0x3A) else { return }
-        var valueStart = colon + 1
-        while valueStart < end, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<end]), as: UTF8.self)
-        headerFields.append((name, value))
+        rawHeaders.append(contentsOf: line)
     }
 
     /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).
@@ -128,7 +125,7 @@ final class CurlTransfer {
     // MARK: Completion
 
     /// Builds the result once libcurl reports the transfer done with `code`.
-    func finish(_ code: CURLcode) -> Result<Response, any Error> {
+    func finish(_ code: CURLcode) -> Result<CurlReply, any Error> {
         defer { freeHeaderList() }
         guard code == CURLE_OK else {
             download?.abandon()
@@ -137,7 +134,6 @@ final class CurlTransfer {
         var status = 0
         _ = netkit_easy_getinfo_long(handle.easy, CURLINFO_RESPONSE_CODE, &status)
         if status != 0 { statusCode = status }
-        let headers = makeHeaders()
         var data = body
         var fileURL: URL?
         var reportedStatus = statusCode
@@ -156,48 +152,27 @@ final class CurlTransfer {
                 return .failure(error)
             }
         }
-        let response = Response(
-            statusCode: reportedStatus, headers: headers, data: data, request: request,
-            fileURL: fileURL, source: .network, metrics: metrics()
-        )
-        return .success(response)
+        return .success(CurlReply(statusCode: reportedStatus, rawHeaders: rawHeaders, body: data, fileURL: fileURL, timings: timings()))
     }
 
     /// The value of the current response's header `name` (any case).
     func headerValue(_ name: String) -> String? {
-        for field in headerFields where field.name.utf8.count == name.utf8.count && field.name.lowercased() == name.lowercased() {
-            return field.value
-        }
-        return nil
+        CurlReply.value(of: name, in: rawHeaders)
     }
 
-    private func makeHeaders() -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        for field in headerFields {
-            if let existing = headers[field.name] {
-                headers[field.name] = existing + ", " + field.value
-            } else {
-                headers[field.name] = field.value
-            }
-        }
-        return headers
-    }
-
-    private func metrics() -> ResponseMetrics {
+    private func timings() -> CurlTimings {
         let easy = handle.easy
         func micros(_ info: CURLINFO) -> Int64 {
             var value: curl_off_t = 0
             _ = netkit_easy_getinfo_off_t(easy, info, &value)
             return Int64(value)
         }
-        let total = micros(CURLINFO_TOTAL_TIME_T)
-        let connect = max(micros(CURLINFO_APPCONNECT_TIME_T), micros(CURLINFO_CONNECT_TIME_T))
-        let firstByte = micros(CURLINFO_STARTTRANSFER_TIME_T)
         var version = 0
         _ = netkit_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-        return ResponseMetrics(
-            startDate: startDate, duration: .microseconds(total),
-            connectDuration: .microseconds(connect), timeToFirstByte: firstByte > 0 ? .microseconds(firstByte) : nil,
+        return CurlTimings(
+            startDate: startDate, totalMicros: micros(CURLINFO_TOTAL_TIME_T),
+            connectMicros: max(micros(CURLINFO_APPCONNECT_TIME_T), micros(CURLINFO_CONNECT_TIME_T)),
+            firstByteMicros: micros(CURLINFO_STARTTRANSFER_TIME_T),
             bytesSent: micros(CURLINFO_SIZE_UPLOAD_T), bytesReceived: micros(CURLINFO_SIZE_DOWNLOAD_T),
             httpVersion: Self.versionName(version)
         )

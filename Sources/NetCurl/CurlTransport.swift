@@ -113,13 +113,15 @@ public final class CurlTransport: Transport {
         if Task.isCancelled { throw NetworkError.cancelled }
         let token = CurlJobToken()
         let engine = self.engine
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Response, any Error>) in
-                engine.submit(.start(CurlJob(request: request, progress: progress, continuation: continuation, token: token)))
+        let head = CurlRequestHead(request)
+        let reply = try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
+                engine.submit(.start(CurlJob(request: request, head: head, progress: progress, continuation: continuation, token: token)))
             }
         } onCancel: {
             token.markCancelled()
             engine.submit(.cancel(token))
         }
+        return reply.response(for: request)
     }
 }

@@ -1,7 +1,7 @@
 // Profiling modes for finding where time goes (not part of the published comparisons):
-//   --micro, --micro-cache (COUNT=, SKIP_DECODE=1, ONLY_DECODE=1), --micro-plugins, --profile-curl,
+//   --micro, --micro-cache (COUNT=, SKIP_DECODE=1, ONLY_DECODE=1, DISK=1), --micro-plugins, --profile-curl,
 //   --profile-seq (ON_LOOP=1: on transport.executor), --curl-layers,
-//   --us-raw, --us-ours (C= concurrency, PROVIDER=1 with PLUGINS= no-op plugins, COOKIES=1).
+//   --us-raw (NOCOOKIES=1, DELEGATE=1), --us-ours (C= concurrency, PROVIDER=1 with PLUGINS= no-op plugins, COOKIES=1).
 // Run them under `perf record -g` with the servers of scripts/with-servers.
 import Foundation
 import Dispatch
@@ -58,7 +58,10 @@ func microProvider() async throws {
 }
 
 func microCache() async throws {
-    let provider = Provider<BenchAPI>(transport: StubTransport(), plugins: [CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)])
+    // DISK=1: a DiskStorage in a temporary directory instead of memory.
+    let storage: any CacheStorage = ProcessInfo.processInfo.environment["DISK"] == nil ? MemoryStorage()
+        : DiskStorage(directory: FileManager.default.temporaryDirectory.appendingPathComponent("netkit-micro-\(UUID().uuidString)"))
+    let provider = Provider<BenchAPI>(transport: StubTransport(), plugins: [CachePlugin(storage: storage, policy: .cacheElseNetwork)])
     _ = try await provider.request(.small)
     let clock = ContinuousClock()
     let n = Int(ProcessInfo.processInfo.environment["COUNT"] ?? "") ?? 100_000
@@ -96,6 +99,8 @@ func profileCurlLayers() async throws {
         let results = try await compare([
             ("transport.send", { _ in _ = try await transport.send(request) }),
             ("provider, 0 plugins", { _ in _ = try await bare.request(.small) }),
+            ("provider, 0 plugins + decode", { _ in _ = try await bare.request(.small, as: SmallDocument.self) }),
+            ("provider, 5 plugins", { _ in _ = try await full.request(.small) }),
             ("provider, 5 plugins + decode", { _ in _ = try await full.request(.small, as: SmallDocument.self) }),
             ("same, loop executor", { _ in
                 _ = try await withTaskExecutorPreference(transport.executor) { try await full.request(.small, as: SmallDocument.self) }
@@ -113,9 +118,14 @@ func profileCurlLayers() async throws {
 
 func profileURLSession(raw: Bool) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
-    let configuration = URLSessionConfiguration.default
+    let environment = ProcessInfo.processInfo.environment
+    // NOCOOKIES=1: the raw session is configured like the transport's default; DELEGATE=1: it also
+    // has a session delegate (as the transport's has) that implements nothing.
+    let configuration = environment["NOCOOKIES"] != nil ? URLSessionTransport.defaultConfiguration : URLSessionConfiguration.default
     configuration.urlCache = nil
-    let session = URLSession(configuration: configuration)
+    let session = environment["DELEGATE"] != nil
+        ? URLSession(configuration: configuration, delegate: EmptySessionDelegate(), delegateQueue: nil)
+        : URLSession(configuration: configuration)
     // COOKIES=1: a session with URLSession's cookie store, as before the transport's default dropped it.
     let transport = ProcessInfo.processInfo.environment["COOKIES"] != nil ? URLSessionTransport(configuration: .default) : URLSessionTransport()
     let request = Request(url: url, target: BenchAPI.small)
@@ -128,6 +138,9 @@ func profileURLSession(raw: Bool) async throws {
     }
     print("\(raw ? "raw" : "transport"): \(m.perSecond) req/s, \(m.cpuMicrosPerRequest) us CPU")
 }
+
+/// A session delegate that implements nothing.
+final class EmptySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {}
 
 func microPlugins() async throws {
     let stub = StubTransport(behavior: .custom { request in

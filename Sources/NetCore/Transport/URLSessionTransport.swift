@@ -49,7 +49,10 @@ public final class URLSessionTransport: Transport {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = SessionDelegate(redirectPolicy: redirectPolicy)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let queue = OperationQueue()
+        queue.name = "NetKit.URLSessionTransport"
+        queue.maxConcurrentOperationCount = OperationQueue.defaultMaxConcurrentOperationCount
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
     deinit {
