@@ -91,10 +91,11 @@ struct CredentialRedactionTests {
         let provider = Provider<FaultTarget>(transport: kind.make(), plugins: [
             LoggerPlugin(verbosity: .verbose, bodyLimit: 100_000, output: { lines.append($0) }), capture,
         ])
-        // NetKit sends "k 1+M" as k%201%2BM; httpbin's "url" field echoes it as k%201+M, a spelling the
-        // scrubber does not know (it matches the raw and the sent percent-encoded value only).
+        // NetKit sends "k 1+M" as k%201%2BM; httpbin's "url" field echoes it as k%201+M (0.7, Debian's)
+        // or as sent (0.10, PyPI's). RedactionTests covers every spelling without a server.
         let response = try await provider.request(FaultTarget(path: "/anything", query: ["api_key": "k 1+\(marker)"], base: httpbin))
-        #expect(response.string()?.contains("k%201+\(marker)") == true, "httpbin echoed the value as expected")
+        let echo = response.string() ?? ""
+        #expect(echo.contains("k%201+\(marker)") || echo.contains("k%201%2B\(marker)"), "httpbin echoed the value in the url field")
         let har = String(decoding: try capture.harData(), as: UTF8.self)
         #expect(!lines.text.contains(marker), "logger output leaks the secret")
         #expect(!har.contains(marker), "HAR leaks the secret")

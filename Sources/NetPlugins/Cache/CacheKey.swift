@@ -62,7 +62,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key's SHA-256 in hexadecimal: the disk file name.
-    public var digest: String { SHA256.hex(Data(rawValue.utf8)) }
+    public var digest: String {
+        Self.digests.value(for: rawValue) { SHA256.hex(Data($0.utf8)) }
+    }
+
+    /// Recent keys' digests: a disk hit repeats its key, and hashing it costs more than the lookup.
+    private static let digests = BoundedMemo<String, String>()
 
     public var description: String { rawValue }
 
@@ -73,13 +78,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         let string = url.absoluteString
         // Nothing to sort or cut: the URL is its own canonical form (no lock, no hashing).
         if !hasQueryOrFragment(string) { return string }
-        if let known = canonicalCache.withLock({ $0[string] }) { return known }
-        let canonical = makeCanonical(string)
-        canonicalCache.withLock { cache in
-            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
-            cache[string] = canonical
-        }
-        return canonical
+        return canonicalURLs.value(for: string, make: makeCanonical)
     }
 
     /// Whether `string` contains `?` or `#`, scanning its UTF-8 bytes directly (a native
@@ -92,8 +91,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Recently canonicalised URLs (a hit repeats the same URL; sorting its query every time
-    /// would cost more than the lookup). Cleared when it reaches 1024 entries.
-    private static let canonicalCache = Locked<[String: String]>([:])
+    /// would cost more than the lookup).
+    private static let canonicalURLs = BoundedMemo<String, String>()
 
     private static func makeCanonical(_ string: String) -> String {
         let utf8 = string.utf8

@@ -63,17 +63,25 @@ public final class DiskStorage: CacheStorage {
     public func entry(for key: CacheKey) -> CacheEntry? {
         let name = key.digest + Self.fileExtension
         let path = directoryPath + "/" + name
-        guard let bytes = try? FileIO.read(path) else {
+        let knownSize = index.withLock { $0.sizes[name] }
+        guard let bytes = try? FileIO.read(path, expectedSize: knownSize) else {
             index.withLock { $0.forget(name) }
             return nil
         }
-        guard let entry = EntryFile.decode(bytes, key: key) else {
+        guard let entry = EntryFile.decode(bytes, key: key) ?? reread(path, key: key, afterTrusting: knownSize) else {
             FileIO.remove(path)
             index.withLock { $0.forget(name) }
             return nil
         }
         index.withLock { $0.record(name, size: bytes.count) }
         return entry
+    }
+
+    /// Reads a file that did not decode once more, sized by `fstat`, when the first read trusted
+    /// the index's size: a file is only removed as invalid when it is invalid either way.
+    private func reread(_ path: String, key: CacheKey, afterTrusting knownSize: Int?) -> CacheEntry? {
+        guard knownSize != nil, let bytes = try? FileIO.read(path) else { return nil }
+        return EntryFile.decode(bytes, key: key)
     }
 
     public func store(_ entry: CacheEntry, for key: CacheKey) throws {

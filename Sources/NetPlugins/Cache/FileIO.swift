@@ -7,8 +7,8 @@ import Darwin
 #endif
 import Foundation
 
-/// Small POSIX file helpers for ``DiskStorage``: a hit must cost one open and one read, and a
-/// write must be a temporary file renamed into place.
+/// Small POSIX file helpers for ``DiskStorage``: a hit must cost one open, one read and one
+/// close, and a write must be a temporary file renamed into place.
 enum FileIO {
     enum Failure: Error, CustomStringConvertible {
         case system(operation: String, path: String, code: Int32)
@@ -27,30 +27,41 @@ enum FileIO {
     }
 
     /// The whole file, or `nil` when it does not exist.
-    static func read(_ path: String) throws(Failure) -> [UInt8]? {
+    ///
+    /// - Parameter expectedSize: The size the caller believes the file has. With it, one read of
+    ///   one byte more than that ends at the end of a regular file, so no `fstat` is needed; a
+    ///   file that grew is read on to its end. Without it, the size comes from `fstat`.
+    static func read(_ path: String, expectedSize: Int? = nil) throws(Failure) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw .system(operation: "open", path: path, code: errno)
         }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system(operation: "stat", path: path, code: errno) }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
+        var capacity: Int
+        if let expectedSize {
+            capacity = expectedSize + 1
+        } else {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw .system(operation: "stat", path: path, code: errno) }
+            capacity = Int(info.st_size) + 1
+        }
+        var bytes = [UInt8](repeating: 0, count: max(capacity, 1))
         var done = 0
-        while done < size {
+        while true {
+            if done == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
             let count = bytes.withUnsafeMutableBytes { buffer in
-                Glue.read(descriptor, buffer.baseAddress! + done, size - done)
+                Glue.read(descriptor, buffer.baseAddress! + done, buffer.count - done)
             }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .system(operation: "read", path: path, code: errno)
             }
-            if count == 0 { break }
             done += count
+            // A regular file's read comes back short only at its end.
+            if count == 0 || done < bytes.count { break }
         }
-        if done < size { bytes.removeSubrange(done...) }
+        bytes.removeSubrange(done...)
         return bytes
     }
 
