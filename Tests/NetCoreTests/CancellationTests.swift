@@ -45,15 +45,19 @@ struct CancellationTests {
         var recovering = RecordingPlugin("Recovering", recorder)
         recovering.onFailure = { _, request in .recover(Response(statusCode: 200, request: request)) }
         let log = TransportLog()
+        // Cancel once the transport runs: cancelled between willSend and the transport, the
+        // request would end before anything was sent, and the count below would be 0.
+        let inTransport = Signal()
         let provider = Provider<TestTarget>(
             transport: StubTransport.counting(log) { request in
+                inTransport.fire()
                 try await Task.sleep(for: .seconds(10))
                 return Response(statusCode: 200, request: request)
             },
             plugins: [observer(recorder, sent: sent, processed: processed), retrying, recovering]
         )
         let task = Task { try await provider.request(TestTarget()) }
-        await sent.wait()
+        await inTransport.wait()
         task.cancel()
         let error = await networkError(of: task)
         #expect(error?.caseName == "cancelled")
