@@ -40,11 +40,9 @@ struct CurlReply: Sendable {
     /// for the others.
     static func value(of name: String, in raw: [UInt8]) -> String? {
         var found: String?
-        let wanted = Array(name.utf8)
         raw.withUnsafeBytes { bytes in
             forEachField(in: bytes) { fieldName, value in
-                guard found == nil, fieldName.count == wanted.count,
-                      zip(fieldName, wanted).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return }
+                guard found == nil, HTTPHeaders.sameName(String(decoding: fieldName, as: UTF8.self), name) else { return }
                 found = String(decoding: value, as: UTF8.self)
             }
         }

@@ -64,7 +64,7 @@ public final class DiskStorage: CacheStorage {
         let name = key.digest + Self.fileExtension
         let path = directoryPath + "/" + name
         let knownSize = index.withLock { $0.sizes[name] }
-        guard let bytes = try? FileIO.read(path, expectedSize: knownSize) else {
+        guard let bytes = try? FileIO.read(path, expectedSize: knownSize, limit: maxBytes) else {
             index.withLock { $0.forget(name) }
             return nil
         }
@@ -80,7 +80,7 @@ public final class DiskStorage: CacheStorage {
     /// Reads a file that did not decode once more, sized by `fstat`, when the first read trusted
     /// the index's size: a file is only removed as invalid when it is invalid either way.
     private func reread(_ path: String, key: CacheKey, afterTrusting knownSize: Int?) -> CacheEntry? {
-        guard knownSize != nil, let bytes = try? FileIO.read(path) else { return nil }
+        guard knownSize != nil, let bytes = try? FileIO.read(path, limit: maxBytes) else { return nil }
         return EntryFile.decode(bytes, key: key)
     }
 

@@ -28,17 +28,20 @@ enum FileIO {
 
     /// The whole file, or `nil` when it does not exist.
     ///
-    /// - Parameter expectedSize: The size the caller believes the file has. With it, one read of
-    ///   one byte more than that ends at the end of a regular file, so no `fstat` is needed; a
-    ///   file that grew is read on to its end. Without it, the size comes from `fstat`.
-    static func read(_ path: String, expectedSize: Int? = nil) throws(Failure) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// - Parameters:
+    ///   - expectedSize: The size the caller believes the file has. With it, one read of one
+    ///     byte more than that ends at the end of a regular file, so no `fstat` is needed; a file
+    ///     that grew is read on to its end. Without it, the size comes from `fstat` and reading
+    ///     goes on until `read` returns 0.
+    ///   - limit: The most bytes read; a longer file (or a device) fails with `EFBIG`.
+    static func read(_ path: String, expectedSize: Int? = nil, limit: Int = .max) throws(Failure) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw .system(operation: "open", path: path, code: errno)
         }
         defer { close(descriptor) }
-        var capacity: Int
+        let capacity: Int
         if let expectedSize {
             capacity = expectedSize + 1
         } else {
@@ -46,10 +49,15 @@ enum FileIO {
             guard fstat(descriptor, &info) == 0 else { throw .system(operation: "stat", path: path, code: errno) }
             capacity = Int(info.st_size) + 1
         }
-        var bytes = [UInt8](repeating: 0, count: max(capacity, 1))
+        // One byte past the limit shows that a file is longer than it.
+        let ceiling = limit == .max ? Int.max : limit + 1
+        var bytes = [UInt8](repeating: 0, count: min(max(capacity, 1), ceiling))
         var done = 0
         while true {
-            if done == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            if done == bytes.count {
+                guard done <= limit else { throw .system(operation: "read", path: path, code: EFBIG) }
+                bytes.append(contentsOf: repeatElement(0, count: max(1, min(bytes.count, ceiling - bytes.count))))
+            }
             let count = bytes.withUnsafeMutableBytes { buffer in
                 Glue.read(descriptor, buffer.baseAddress! + done, buffer.count - done)
             }
@@ -58,8 +66,10 @@ enum FileIO {
                 throw .system(operation: "read", path: path, code: errno)
             }
             done += count
-            // A regular file's read comes back short only at its end.
-            if count == 0 || done < bytes.count { break }
+            if count == 0 { break }
+            // A regular file's read comes back short only at its end; without a trusted size, or
+            // on a file system that splits reads, going on until 0 costs one more call.
+            if expectedSize != nil, done < bytes.count { break }
         }
         bytes.removeSubrange(done...)
         return bytes
