@@ -6,6 +6,8 @@ import NetCore
 struct CurlRequestHead: Sendable {
     /// The URL as libcurl reads it.
     let url: String
+    /// The method name in capitals, for comparisons (libcurl is given the request's own spelling).
+    let method: String
     /// Whether a body is sent (POST, PUT and PATCH always send one, empty if need be).
     let sendsBody: Bool
     /// Header lines in libcurl's syntax, the body's suppressions included.
@@ -13,7 +15,7 @@ struct CurlRequestHead: Sendable {
 
     init(_ request: Request) {
         url = request.url.absoluteString
-        let method = request.method.rawValue.uppercased()
+        method = request.method.rawValue.uppercased()
         if method == "HEAD" {
             sendsBody = false
         } else if case .none = request.body {

@@ -83,7 +83,7 @@ extension CurlTransfer {
     private func configureMethodAndBody(context: UnsafeMutableRawPointer) throws(NetworkError) {
         let easy = handle.easy
         let method = request.method.rawValue
-        let upper = method.uppercased()
+        let upper = job.head.method
         let body = request.body
         if upper == "HEAD" {
             _ = netkit_easy_setopt_long(easy, CURLOPT_NOBODY, 1)

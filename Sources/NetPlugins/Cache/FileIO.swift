@@ -67,8 +67,8 @@ enum FileIO {
             }
             done += count
             if count == 0 { break }
-            // A regular file's read comes back short only at its end; without a trusted size, or
-            // on a file system that splits reads, going on until 0 costs one more call.
+            // With a trusted size, a short read is the end of a regular file (one call saved);
+            // otherwise read on until 0, since some file systems return reads in pieces.
             if expectedSize != nil, done < bytes.count { break }
         }
         bytes.removeSubrange(done...)
