@@ -16,6 +16,8 @@ let package = Package(
                 .product(name: "NetBatch", package: "NetKit"),
             ]
         ),
+        // libcurl's own floor for the curl benchmark's work, in C (run by NetBenchmarks).
+        .executableTarget(name: "CurlMultiReference", linkerSettings: [.linkedLibrary("curl")]),
     ],
     swiftLanguageModes: [.v6]
 )

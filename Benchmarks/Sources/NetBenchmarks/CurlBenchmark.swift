@@ -5,8 +5,8 @@ import Foundation
 import NetCore
 import NetCurl
 
-/// Issue 3: Provider + CurlTransport + 5 no-op plugins + JSON decode, against raw URLSession and
-/// wrk (the physical limit) on the same nginx.
+/// Issue 3: Provider + CurlTransport + 5 no-op plugins + JSON decode, against raw URLSession, the
+/// same GETs from C on libcurl multi, and wrk (the physical limit) on the same nginx.
 func curlBenchmark(total: Int) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
     let configuration = URLSessionConfiguration.default
@@ -28,6 +28,11 @@ func curlBenchmark(total: Int) async throws {
         let results = try await compare(contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency,
                                         executors: [onLoop: curlTransport.executor])
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
+        if let reference = runCurlReference(url: url, total: total * (concurrency == 1 ? 1 : 4), concurrency: concurrency) {
+            print("C libcurl multi, one thread, handles reused: \(format(reference.perSecond)) req/s, \(format(reference.cpuMicrosPerRequest, decimals: 1)) us CPU/req;"
+                + " Provider + CurlTransport reaches \(format(results[1].1.perSecond / reference.perSecond, decimals: 2)) of it"
+                + " (\(format(results[2].1.perSecond / reference.perSecond, decimals: 2)) with callers on transport.executor)")
+        }
         if let wrk = runWrk(url: url, connections: concurrency) {
             let curl = results[1].1.perSecond
             let curlOnLoop = results[2].1.perSecond
@@ -37,18 +42,37 @@ func curlBenchmark(total: Int) async throws {
     }
 }
 
-/// Runs wrk for 3 s and returns its requests per second, or nil when wrk is not installed.
-func runWrk(url: URL, connections: Int) -> Double? {
+/// Runs the C program `CurlMultiReference` (built beside this benchmark) and returns its
+/// measurement, or nil when it is missing or fails.
+func runCurlReference(url: URL, total: Int, concurrency: Int) -> Measurement? {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("CurlMultiReference")
+    guard let output = runTool(binary, [url.absoluteString, "\(total)", "\(concurrency)"]) else { return nil }
+    let fields = output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+    guard fields.count == 3 else { return nil }
+    return Measurement(requests: Int(fields[0]), seconds: fields[1], cpuSeconds: fields[2])
+}
+
+/// Runs `executable` with `arguments` and returns its standard output, or nil when it cannot
+/// start or exits with a failure.
+func runTool(_ executable: URL, _ arguments: [String]) -> String? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["wrk", "-t1", "-c\(connections)", "-d3s", url.absoluteString]
+    process.executableURL = executable
+    process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
     do { try process.run() } catch { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return nil }
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return String(decoding: output, as: UTF8.self)
+}
+
+/// Runs wrk for 3 s and returns its requests per second, or nil when wrk is not installed.
+func runWrk(url: URL, connections: Int) -> Double? {
+    guard let output = runTool(URL(fileURLWithPath: "/usr/bin/env"), ["wrk", "-t1", "-c\(connections)", "-d3s", url.absoluteString]) else {
+        return nil
+    }
     let line = output.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") }
     return line.flatMap { Double($0.split(separator: " ").last ?? "") }
 }

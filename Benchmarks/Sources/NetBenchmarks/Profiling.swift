@@ -1,6 +1,6 @@
 // Profiling modes for finding where time goes (not part of the published comparisons):
 //   --micro, --micro-cache (COUNT=, SKIP_DECODE=1, ONLY_DECODE=1, DISK=1), --micro-plugins, --profile-curl,
-//   --profile-seq (ON_LOOP=1: on transport.executor), --curl-layers,
+//   --profile-seq (ON_LOOP=1: on transport.executor, C= concurrency, N= requests, BARE=1: transport.send only), --curl-layers,
 //   --us-raw (NOCOOKIES=1, DELEGATE=1), --us-ours (C= concurrency, PROVIDER=1 with PLUGINS= no-op plugins, COOKIES=1).
 // Run them under `perf record -g` with the servers of scripts/with-servers.
 import Foundation
@@ -165,8 +165,13 @@ func profileSequential() async throws {
     let transport = CurlTransport()
     let full = Provider<BenchAPI>(transport: transport, plugins: (0..<5).map { _ in NoOpPlugin() })
     let onLoop = ProcessInfo.processInfo.environment["ON_LOOP"] != nil
-    let m = try await measure(total: 20_000, concurrency: 1, executor: onLoop ? transport.executor : nil) { _ in
-        _ = try await full.request(.small, as: SmallDocument.self)
+    let environment = ProcessInfo.processInfo.environment
+    let concurrency = Int(environment["C"] ?? "") ?? 1
+    let total = Int(environment["N"] ?? "") ?? 20_000
+    let bare = environment["BARE"] != nil
+    let request = Request(url: Servers.nginx.appendingPathComponent("small.json"), target: BenchAPI.small)
+    let m = try await measure(total: total, concurrency: concurrency, executor: onLoop ? transport.executor : nil) { _ in
+        if bare { _ = try await transport.send(request) } else { _ = try await full.request(.small, as: SmallDocument.self) }
     }
-    print("sequential\(onLoop ? " on the loop executor" : ""): \(format(m.perSecond)) req/s, \(format(m.cpuMicrosPerRequest, decimals: 1)) us CPU")
+    print("c\(concurrency)\(bare ? " transport.send" : "")\(onLoop ? " on the loop executor" : ""): \(format(m.perSecond)) req/s, \(format(m.cpuMicrosPerRequest, decimals: 1)) us CPU")
 }
