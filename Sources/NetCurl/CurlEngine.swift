@@ -159,8 +159,10 @@ final class CurlEngine: TaskExecutor {
             inbox.wakePending = false
         }
         if signalled {
+            // One read is enough: `wakePending` lets at most one byte in per sleep. Anything left
+            // over only makes the next poll return at once, and that wake-up reads it.
             var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-            while withUnsafeMutableBytes(of: &buffer, { read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+            _ = withUnsafeMutableBytes(of: &buffer) { read(wakeDescriptor, $0.baseAddress, $0.count) }
         }
     }
 
