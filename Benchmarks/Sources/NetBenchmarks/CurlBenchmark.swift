@@ -28,16 +28,18 @@ func curlBenchmark(total: Int) async throws {
         let results = try await compare(contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency,
                                         executors: [onLoop: curlTransport.executor])
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
+        let curl = results[1].1.perSecond, curlOnLoop = results[2].1.perSecond
+        /// The share of `baseline` (requests per second) reached, default and on the executor.
+        func reached(_ baseline: Double) -> String {
+            "Provider + CurlTransport reaches \(format(curl / baseline, decimals: 2)) of it"
+                + " (\(format(curlOnLoop / baseline, decimals: 2)) with callers on transport.executor)"
+        }
         if let reference = runCurlReference(url: url, total: total * (concurrency == 1 ? 1 : 4), concurrency: concurrency) {
-            print("C libcurl multi, one thread, handles reused: \(format(reference.perSecond)) req/s, \(format(reference.cpuMicrosPerRequest, decimals: 1)) us CPU/req;"
-                + " Provider + CurlTransport reaches \(format(results[1].1.perSecond / reference.perSecond, decimals: 2)) of it"
-                + " (\(format(results[2].1.perSecond / reference.perSecond, decimals: 2)) with callers on transport.executor)")
+            print("C libcurl multi, one thread, handles reused: \(format(reference.perSecond)) req/s,"
+                + " \(format(reference.cpuMicrosPerRequest, decimals: 1)) us CPU/req; \(reached(reference.perSecond))")
         }
         if let wrk = runWrk(url: url, connections: concurrency) {
-            let curl = results[1].1.perSecond
-            let curlOnLoop = results[2].1.perSecond
-            print("wrk -t1 -c\(concurrency): \(format(wrk)) req/s; Provider + CurlTransport reaches \(format(curl / wrk, decimals: 2)) of wrk"
-                + " (\(format(curlOnLoop / wrk, decimals: 2)) with callers on transport.executor)")
+            print("wrk -t1 -c\(concurrency): \(format(wrk)) req/s; \(reached(wrk))")
         }
     }
 }

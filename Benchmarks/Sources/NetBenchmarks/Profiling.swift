@@ -164,8 +164,8 @@ func microPlugins() async throws {
 func profileSequential() async throws {
     let transport = CurlTransport()
     let full = Provider<BenchAPI>(transport: transport, plugins: (0..<5).map { _ in NoOpPlugin() })
-    let onLoop = ProcessInfo.processInfo.environment["ON_LOOP"] != nil
     let environment = ProcessInfo.processInfo.environment
+    let onLoop = environment["ON_LOOP"] != nil
     let concurrency = Int(environment["C"] ?? "") ?? 1
     let total = Int(environment["N"] ?? "") ?? 20_000
     let bare = environment["BARE"] != nil
