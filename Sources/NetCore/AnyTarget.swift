@@ -28,6 +28,7 @@ public struct AnyTarget: TargetType, CustomStringConvertible {
     public var timeout: Duration? { base.timeout }
     public var validation: Validation { base.validation }
     public var sampleResponse: SampleResponse { base.sampleResponse }
+    public var maxResponseBytes: Int64? { base.maxResponseBytes }
     public var description: String { targetDescription(base) }
 }
 

@@ -35,6 +35,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
     case invalidResponse(reason: String)
     /// Too many redirects, a loop, or a redirect that policy forbids (https to http).
     case redirectRefused(reason: String)
+    /// The response body (counted after decompression) or its headers passed the configured
+    /// limit; the transfer was stopped there. See ``ProviderConfiguration/maxResponseBytes``.
+    case responseTooLarge(limit: Int64)
     /// Writing or moving a downloaded file failed.
     case fileSystem(reason: String)
     /// Any other transport failure.
@@ -109,6 +112,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
             "The server sent an invalid response: \(reason)."
         case .redirectRefused(let reason):
             "A redirect was refused: \(reason)."
+        case .responseTooLarge(let limit):
+            "The response is larger than the limit of \(limit) bytes, so it was not read further. Raise maxResponseBytes (on the provider's configuration or the target) if such responses are expected, or download to a file."
         case .fileSystem(let reason):
             "A file operation failed: \(reason)."
         case .transport(let reason):

@@ -15,8 +15,21 @@ public struct ProviderConfiguration: Sendable {
     public var headers: [String: String]
     /// Query parameters for every request; a target's parameters with the same name win.
     public var queryParameters: Parameters
-    /// The whole-request deadline when the target sets none. Default: 60 s.
+    /// The deadline of a whole call when the target sets none: every attempt, every redirect and
+    /// every retry wait must fit inside it (a retry whose wait would pass it is not started).
+    /// Default: 60 s.
     public var timeout: Duration
+    /// An optional limit for each single attempt, inside the call's ``timeout``. Default: `nil`
+    /// (an attempt may use whatever is left of the call's deadline).
+    public var attemptTimeout: Duration?
+    /// The most bytes an in-memory response body may have, counted after decompression while it
+    /// arrives; a larger one fails with ``NetworkError/responseTooLarge(limit:)``. `nil` means no
+    /// limit. Default: 64 MiB. Targets may override it with ``TargetType/maxResponseBytes``.
+    public var maxResponseBytes: Int64?
+    /// The most bytes a download written to disk may have. Default: `nil` (no limit).
+    public var maxDownloadBytes: Int64?
+    /// The most bytes all header lines of one response may have together. Default: 256 KiB.
+    public var maxHeaderBytes: Int
     /// The most attempts one call makes when plugins ask to retry. Default: 3.
     public var maxAttempts: Int
     /// Encodes ``RequestContent/json(_:)`` bodies.
@@ -30,7 +43,9 @@ public struct ProviderConfiguration: Sendable {
     public init(
         baseURL: URL? = nil, headers: [String: String] = [:], queryParameters: Parameters = [:],
         timeout: Duration = .seconds(60), maxAttempts: Int = 3, jsonEncoder: JSONEncoder = JSONEncoder(),
-        jsonDecoder: JSONDecoder = JSONDecoder(), parameterEncoding: ParameterEncoding = ParameterEncoding()
+        jsonDecoder: JSONDecoder = JSONDecoder(), parameterEncoding: ParameterEncoding = ParameterEncoding(),
+        attemptTimeout: Duration? = nil, maxResponseBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes,
+        maxDownloadBytes: Int64? = nil, maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -40,5 +55,14 @@ public struct ProviderConfiguration: Sendable {
         self.jsonEncoder = jsonEncoder
         self.jsonDecoder = jsonDecoder
         self.parameterEncoding = parameterEncoding
+        self.attemptTimeout = attemptTimeout
+        self.maxResponseBytes = maxResponseBytes
+        self.maxDownloadBytes = maxDownloadBytes
+        self.maxHeaderBytes = maxHeaderBytes
     }
+
+    /// The default ``maxResponseBytes``: 64 MiB.
+    public static let defaultMaxResponseBytes: Int64 = 64 << 20
+    /// The default ``maxHeaderBytes``: 256 KiB.
+    public static let defaultMaxHeaderBytes = 256 << 10
 }

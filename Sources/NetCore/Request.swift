@@ -20,6 +20,11 @@ public struct Request: Sendable, CustomStringConvertible {
     /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
     /// fails the request instead of sending it.
     public var tls: TLSPolicy?
+    /// How large the response may be; transports stop reading past these limits.
+    public var limits: ResponseLimits
+    /// Chooses the TLS policy for the origins redirects lead to. A redirect to another origin
+    /// never inherits ``tls``: it gets `redirectTLS?.policy(for:)` for its own URL, or none.
+    public var redirectTLS: TLSPolicyResolver?
     /// Values plugins pass along; kept across retries of the same call.
     public var context: RequestContext
     /// Which attempt this is, starting at 1.
@@ -33,7 +38,8 @@ public struct Request: Sendable, CustomStringConvertible {
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .none,
         timeout: Duration = .seconds(60), download: DownloadDestination? = nil, tls: TLSPolicy? = nil,
-        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType
+        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType,
+        limits: ResponseLimits = ResponseLimits(), redirectTLS: TLSPolicyResolver? = nil
     ) {
         self.method = method
         self.url = url
@@ -46,6 +52,8 @@ public struct Request: Sendable, CustomStringConvertible {
         self.attempt = attempt
         self.id = id
         self.target = target
+        self.limits = limits
+        self.redirectTLS = redirectTLS
     }
 
     /// The URL's host, or an empty string.
@@ -93,6 +101,48 @@ public struct TLSPolicy: Sendable, Hashable {
         self.trustedCertificates = trustedCertificates
         self.validatesHost = validatesHost
     }
+}
+
+/// Size limits a transport enforces while a response arrives.
+public struct ResponseLimits: Sendable, Hashable {
+    /// The most bytes of an in-memory body, counted after decompression (`nil`: no limit).
+    public var maxBodyBytes: Int64?
+    /// The most bytes of a body written to a download file (`nil`: no limit).
+    public var maxDownloadBytes: Int64?
+    /// The most bytes of all header lines together.
+    public var maxHeaderBytes: Int
+
+    /// Creates limits; the defaults are ``ProviderConfiguration``'s.
+    public init(
+        maxBodyBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes, maxDownloadBytes: Int64? = nil,
+        maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.maxDownloadBytes = maxDownloadBytes
+        self.maxHeaderBytes = maxHeaderBytes
+    }
+
+    /// The body limit for `request`: the download limit when it is written to disk.
+    public func bodyLimit(forDownload isDownload: Bool) -> Int64? {
+        isDownload ? maxDownloadBytes : maxBodyBytes
+    }
+}
+
+/// Picks the ``TLSPolicy`` for a URL; used for every hop of a redirect chain.
+///
+/// ```swift
+/// request.redirectTLS = TLSPolicyResolver { url in url.host == "api.example.com" ? policy : nil }
+/// ```
+public struct TLSPolicyResolver: Sendable {
+    private let resolve: @Sendable (URL) -> TLSPolicy?
+
+    /// Creates a resolver from a function of the URL.
+    public init(_ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
+        self.resolve = resolve
+    }
+
+    /// The policy for `url`, or `nil` for none.
+    public func policy(for url: URL) -> TLSPolicy? { resolve(url) }
 }
 
 /// A key for a value in ``RequestContext``.

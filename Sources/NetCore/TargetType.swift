@@ -33,6 +33,9 @@ public protocol TargetType: Sendable {
     var validation: Validation { get }
     /// The response ``StubTransport`` answers with. Default: 200 with an empty body.
     var sampleResponse: SampleResponse { get }
+    /// The most bytes this target's in-memory response body may have (after decompression).
+    /// Default `nil`: the provider's ``ProviderConfiguration/maxResponseBytes``.
+    var maxResponseBytes: Int64? { get }
 }
 
 public extension TargetType {
@@ -44,6 +47,8 @@ public extension TargetType {
     var validation: Validation { .successCodes }
     /// 200 with an empty body by default.
     var sampleResponse: SampleResponse { SampleResponse(statusCode: 200) }
+    /// The provider's limit by default.
+    var maxResponseBytes: Int64? { nil }
 }
 
 /// An HTTP request method. Use the predefined constants or any custom token.

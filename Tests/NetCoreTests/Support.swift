@@ -239,6 +239,7 @@ extension NetworkError {
         case .truncatedResponse: "truncatedResponse"
         case .invalidResponse: "invalidResponse"
         case .redirectRefused: "redirectRefused"
+        case .responseTooLarge: "responseTooLarge"
         case .fileSystem: "fileSystem"
         case .transport: "transport"
         case .unacceptableStatus: "unacceptableStatus"

@@ -65,6 +65,7 @@ struct Pipeline: Sendable {
         case .fail(let error): return (.finished(.failure(error)), request)
         }
         if Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
+        if let invalid = RequestValidation.check(request) { return (.finished(.failure(invalid)), request) }
         if let stop = await plugins.willSend(request) { return (.finished(.failure(stop)), request) }
 
         let result = await send(request, progress: events.onProgress)

@@ -23,7 +23,10 @@ struct RequestBuilder: Sendable {
         return Request(
             method: target.method, url: url, headers: headers, body: body,
             timeout: target.timeout ?? configuration.timeout, download: download,
-            context: context, attempt: attempt, id: id, target: target
+            context: context, attempt: attempt, id: id, target: target,
+            limits: ResponseLimits(maxBodyBytes: target.maxResponseBytes ?? configuration.maxResponseBytes,
+                                   maxDownloadBytes: configuration.maxDownloadBytes,
+                                   maxHeaderBytes: configuration.maxHeaderBytes)
         )
     }
 
