@@ -39,6 +39,18 @@ Endpoints (any method unless noted; query parameters in brackets):
   /range-ignored/<size>            same bytes, always 200 with the full body, ignores Range
   /echo                            200 {"method","path","query","headers","body_length","sha256"}
   /status/<n>                      status n with {"status": n} (no body for 204/304/HEAD)
+  /redirect-to [url, status=302]   status with "Location: url" (absolute or relative)
+  /counter/hit [key]               200 {"count": n}; counts requests per key
+  /counter/value [key]             200 {"count": n} without counting
+  /cut-in-headers                  a status line and one header, then a normal close (no blank line)
+  /two-content-lengths             "Content-Length: 5" and "Content-Length: 10", then 10 bytes
+  /bad-status-line                 "HTTP/1.1 OK-ish\r\n" (no status code), headers, a body
+  /bad-chunked                     Transfer-Encoding: chunked with a chunk size that is not hex
+  /empty-reply                     reads the request, then closes without a byte (FIN)
+  /endless                         200 chunked, 64 KiB chunks for ever (until the client goes)
+  /huge-length [mb=1024]           Content-Length mb MiB, then streams that many bytes
+  /gzip-bomb [mb=1024]             Content-Encoding: gzip; about mb/1000 MiB that inflate to mb MiB
+  /big-header [kb=1024]            one header line of kb KiB, then a small body
   /load [key, fail=0, status=503]  /flaky for load tests: same answers, its own counters, and
                                    each response leaves in one write (the other endpoints send
                                    headers and body separately, which costs ~40 ms per keep-alive
@@ -67,6 +79,26 @@ _state_lock = threading.Lock()
 _flaky_counts = {}          # key -> attempts
 _load_counts = {}           # key -> attempts (/load)
 _auth = {}                  # key -> {"count": int, "issued": set}
+_counters = {}              # key -> requests (/counter/hit)
+_bombs = {}                 # mb -> gzip bytes (/gzip-bomb)
+
+
+def _gzip_bomb(mb):
+    """mb MiB of zeros, gzip-compressed (about 1 KiB per MiB); made once per size."""
+    import gzip
+    import io
+    with _state_lock:
+        if mb in _bombs:
+            return _bombs[mb]
+    out = io.BytesIO()
+    zeros = bytes(1 << 20)
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=9) as gz:
+        for _ in range(mb):
+            gz.write(zeros)
+    data = out.getvalue()
+    with _state_lock:
+        _bombs[mb] = data
+    return data
 
 
 def pattern_bytes(start, length):
@@ -246,6 +278,18 @@ class FaultHandler(BaseHTTPRequestHandler):
             "/auth/reset": self.h_auth_reset,
             "/echo": self.h_echo,
             "/load": self.h_load,
+            "/redirect-to": self.h_redirect_to,
+            "/counter/hit": self.h_counter_hit,
+            "/counter/value": self.h_counter_value,
+            "/cut-in-headers": self.h_cut_in_headers,
+            "/two-content-lengths": self.h_two_content_lengths,
+            "/bad-status-line": self.h_bad_status_line,
+            "/bad-chunked": self.h_bad_chunked,
+            "/empty-reply": self.h_empty_reply,
+            "/endless": self.h_endless,
+            "/huge-length": self.h_huge_length,
+            "/gzip-bomb": self.h_gzip_bomb,
+            "/big-header": self.h_big_header,
         }
         if p in exact:
             return exact[p]
@@ -405,6 +449,76 @@ class FaultHandler(BaseHTTPRequestHandler):
         port = self.server.server_address[1]
         loc = "http://localhost:%d/headers" % port
         self._json(302, {"location": loc}, {"Location": loc})
+
+    def h_redirect_to(self):
+        loc = self._qstr("url", "/headers")
+        self._json(self._qint("status", 302), {"location": loc}, {"Location": loc})
+
+    def h_counter_hit(self):
+        key = self._qstr("key", "")
+        with _state_lock:
+            _counters[key] = _counters.get(key, 0) + 1
+            n = _counters[key]
+        self._json(200, {"count": n})
+
+    def h_counter_value(self):
+        with _state_lock:
+            n = _counters.get(self._qstr("key", ""), 0)
+        self._json(200, {"count": n})
+
+    def _raw(self, data, close=True):
+        """Writes bytes as they are (no status line or headers of http.server's)."""
+        self._headers_sent = True
+        self.close_connection = close
+        self.wfile.write(data)
+        self.wfile.flush()
+
+    def h_cut_in_headers(self):
+        self._raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
+
+    def h_two_content_lengths(self):
+        self._raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
+                  b"Content-Length: 10\r\nConnection: close\r\n\r\n0123456789")
+
+    def h_bad_status_line(self):
+        self._raw(b"HTTP/1.1 OK-ish\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n"
+                  b"Connection: close\r\n\r\nok")
+
+    def h_bad_chunked(self):
+        self._raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  b"zz\r\nnot a chunk\r\n0\r\n\r\n")
+
+    def h_empty_reply(self):
+        self._raw(b"")
+
+    def h_endless(self):
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        chunk = b"%x\r\n%s\r\n" % (CHUNK, b"e" * CHUNK)
+        while True:
+            self.wfile.write(chunk)
+
+    def h_huge_length(self):
+        total = self._qint("mb", 1024) << 20
+        self.close_connection = True
+        self._send(200, b"", "application/octet-stream", content_length=total)
+        block = b"h" * CHUNK
+        sent = 0
+        while sent < total:
+            n = min(CHUNK, total - sent)
+            self.wfile.write(block[:n])
+            sent += n
+
+    def h_gzip_bomb(self):
+        body = _gzip_bomb(self._qint("mb", 1024))
+        self._send(200, body, "application/octet-stream", {"Content-Encoding": "gzip"})
+
+    def h_big_header(self):
+        value = "v" * (self._qint("kb", 1024) << 10)
+        self._send(200, b"ok", "text/plain", {"X-Big": value})
 
     def h_headers(self):
         headers = {}

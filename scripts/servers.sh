@@ -316,6 +316,8 @@ http {
         location / { }
         # Security tests: an https page that redirects to plain http (must be refused by default).
         location = /to-http { return 302 http://127.0.0.1:$p_plain/small.json; }
+        # Per-hop TLS tests: a page on "localhost" that redirects to the same server as 127.0.0.1.
+        location = /to-ip { return 302 https://127.0.0.1:$p_tls/small.json; }
     }
     server {
         listen 127.0.0.1:$p_plain;

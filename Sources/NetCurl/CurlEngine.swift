@@ -15,6 +15,9 @@ struct CurlJob: Sendable {
     let progress: ProgressHandler?
     let continuation: UnsafeContinuation<CurlReply, any Error>
     let token: CurlJobToken
+    /// When the request must have ended, fixed when it was handed to the transport: time spent
+    /// waiting in the inbox or for a free connection counts.
+    let deadline: ContinuousClock.Instant
 }
 
 /// Identifies a job for cancellation; `cancelled` is set before the cancel command is queued, so

@@ -11,7 +11,9 @@ enum CurlErrors {
         case 1: // CURLE_UNSUPPORTED_PROTOCOL
             let scheme = transfer.request.url.scheme?.lowercased()
             if scheme == "http" || scheme == "https" {
-                return .redirectRefused(reason: "the redirect target uses a refused scheme (https to http, or not HTTP): \(detail)")
+                // Redirects are never followed by libcurl, so an http(s) URL gets here only
+                // when the server's reply is not HTTP (a malformed status line).
+                return .invalidResponse(reason: "the status line is not HTTP: \(detail)")
             }
             return .invalidRequest(target: describe(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
         case 3: // CURLE_URL_MALFORMAT
@@ -33,6 +35,11 @@ enum CurlErrors {
         case 52: // CURLE_GOT_NOTHING
             return .connectionLost(reason: "the server closed the connection without answering (\(detail))")
         case 55, 56: // CURLE_SEND_ERROR, CURLE_RECV_ERROR
+            // Bad chunked framing arrives as a receive error; it is the server's fault, not a
+            // transient loss, so it must not be retried as one.
+            if detail.lowercased().contains("chunk") {
+                return .invalidResponse(reason: "the chunked body is malformed: \(detail)")
+            }
             return .connectionLost(reason: detail)
         case 16, 92: // CURLE_HTTP2, CURLE_HTTP2_STREAM
             return .connectionLost(reason: "HTTP/2 error: \(detail)")

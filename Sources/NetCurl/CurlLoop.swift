@@ -40,10 +40,13 @@ final class CurlLoop {
             }
             _ = curl_multi_perform(multi, &running)
             collectFinished()
+            expireOverdue()
             guard engine.prepareToSleep() else { continue }
             wakeup.revents = 0
             var ready: Int32 = 0
-            _ = curl_multi_poll(multi, &wakeup, 1, 1000, &ready)
+            // While transfers run, wake often enough to end any past its deadline in time.
+            let pollMilliseconds: Int32 = active.isEmpty ? 1000 : Int32(Self.deadlineCheckInterval.components.attoseconds / 1_000_000_000_000_000)
+            _ = curl_multi_poll(multi, &wakeup, 1, pollMilliseconds, &ready)
             engine.didWake(signalled: wakeup.revents != 0)
         }
     }
@@ -102,6 +105,25 @@ final class CurlLoop {
         transfer.abandon()
         recycle(transfer.handle)
         transfer.job.continuation.resume(throwing: NetworkError.cancelled)
+    }
+
+    /// How often running transfers are checked against their deadlines.
+    private static let deadlineCheckInterval = Duration.milliseconds(25)
+    private var nextDeadlineCheck = ContinuousClock.now
+
+    /// Ends transfers past their deadline with `.timedOut`. libcurl's own timeout covers a
+    /// running transfer; this also covers one still waiting for a connection under the limits.
+    private func expireOverdue() {
+        let now = ContinuousClock.now
+        guard now >= nextDeadlineCheck, !active.isEmpty else { return }
+        nextDeadlineCheck = now + Self.deadlineCheckInterval
+        for (key, transfer) in active where transfer.job.deadline <= now {
+            active.removeValue(forKey: key)
+            _ = curl_multi_remove_handle(multi, transfer.handle.easy)
+            transfer.abandon()
+            recycle(transfer.handle)
+            transfer.job.continuation.resume(throwing: NetworkError.timedOut)
+        }
     }
 
     private func collectFinished() {

@@ -49,6 +49,18 @@ struct CurlReply: Sendable {
         return found
     }
 
+    /// The values of every field named `name` (ASCII case-insensitive), in order.
+    static func values(of name: String, in raw: [UInt8]) -> [String] {
+        var found: [String] = []
+        raw.withUnsafeBytes { bytes in
+            forEachField(in: bytes) { fieldName, value in
+                guard HTTPHeaders.sameName(String(decoding: fieldName, as: UTF8.self), name) else { return }
+                found.append(String(decoding: value, as: UTF8.self))
+            }
+        }
+        return found
+    }
+
     /// Calls `body` with the name and the trimmed value of every `Name: value` line.
     private static func forEachField(
         in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void

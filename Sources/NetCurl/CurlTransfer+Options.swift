@@ -19,14 +19,13 @@ extension CurlTransfer {
         _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, request.tls == nil ? "http,https" : "https")
         if configuration.verbose { _ = netkit_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) }
 
-        _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
+        _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(job.deadline - .now))
         _ = netkit_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
 
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, context)
         _ = netkit_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            transfer.receiveHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
-            return size * count
+            return transfer.receiveHeader(UnsafeRawBufferPointer(start: buffer, count: size * count)) ? size * count : 0
         }
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, context)
         _ = netkit_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
@@ -44,7 +43,8 @@ extension CurlTransfer {
             }
         }
 
-        configureRedirects(isHTTPS: isHTTPS)
+        // Redirects are followed by RedirectFollower, one transfer per hop: libcurl would apply
+        // this hop's TLS policy and credentials to the next origin.
         if isHTTPS {
             _ = netkit_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             // Wait for a connection being set up to say whether it multiplexes, instead of opening more.
@@ -65,18 +65,6 @@ extension CurlTransfer {
 
         try configureMethodAndBody(context: context)
         configureHeaders()
-    }
-
-    private func configureRedirects(isHTTPS: Bool) {
-        let easy = handle.easy
-        let policy = configuration.redirectPolicy
-        guard policy.follows else { return }
-        _ = netkit_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        _ = netkit_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects))
-        let httpsOnly = request.tls != nil || (isHTTPS && !policy.allowsDowngrade)
-        _ = netkit_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, httpsOnly ? "https" : "http,https")
-        // libcurl drops Authorization (and cookies set by us) when a redirect changes host unless this is on.
-        _ = netkit_easy_setopt_long(easy, CURLOPT_UNRESTRICTED_AUTH, policy.dropsAuthorizationAcrossHosts ? 0 : 1)
     }
 
     /// Sets the method and, when the request sends one, the streamed body.

@@ -21,6 +21,12 @@ final class CurlTransfer {
     /// Header lines as received; parsed into strings in the caller's task (``CurlReply``).
     var rawHeaders: [UInt8] = []
     var body = Data()
+    /// Whether the blank line that ends the current response's headers arrived.
+    private var headersComplete = false
+    /// Header bytes of every response of this transfer (interim ones included), for the bound.
+    private var headerBytes = 0
+    /// Body bytes of the current response after decoding, for the size limit.
+    private var bodyBytes: Int64 = 0
 
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
@@ -47,24 +53,64 @@ final class CurlTransfer {
 
     // MARK: Callbacks (loop thread, inside curl_multi_perform)
 
-    /// A header line, CRLF included. A status line starts a new response.
-    func receiveHeader(_ line: UnsafeRawBufferPointer) {
-        guard line.count > 5 else {
-            rawHeaders.append(contentsOf: line)
-            return
+    /// A header line, CRLF included. A status line starts a new response. Returns false to stop
+    /// the transfer (too many header bytes, a body that cannot fit, conflicting lengths).
+    func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+        headerBytes += line.count
+        guard headerBytes <= request.limits.maxHeaderBytes else {
+            callbackError = .invalidResponse(reason: "the response headers are larger than the limit of \(request.limits.maxHeaderBytes) bytes (maxHeaderBytes)")
+            return false
         }
-        if line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F { // "HTTP/"
+        if line.count > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F { // "HTTP/"
             statusCode = Self.parseStatus(line[...])
+            headersComplete = false
+            bodyBytes = 0
             rawHeaders.removeAll(keepingCapacity: true)
             body.removeAll(keepingCapacity: true)
             download?.responseStarted()
-            return
+            return true
+        }
+        if line.count <= 2, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
+            headersComplete = true
+            return checkHeaders()
         }
         rawHeaders.append(contentsOf: line)
+        return true
     }
+
+    /// Checks a complete header block: one Content-Length at most, and a body that fits the limit.
+    private func checkHeaders() -> Bool {
+        let lengths = CurlReply.values(of: "Content-Length", in: rawHeaders)
+        guard !lengths.isEmpty else { return true }
+        switch ResponseIntegrity.contentLength(lengths) {
+        case .failure(let error):
+            callbackError = error
+            return false
+        case .success(let length):
+            let bodyless = job.head.method == "HEAD" || statusCode == 204 || statusCode == 304 || statusCode < 200
+            if !bodyless, let limit = bodyLimit, length > limit {
+                callbackError = .responseTooLarge(limit: limit)
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The most body bytes this transfer may receive (after decoding).
+    private var bodyLimit: Int64? { request.limits.bodyLimit(forDownload: download != nil) }
 
     /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // A cancelled job stops here at once, even while libcurl is busy inflating a huge body.
+        if job.token.isCancelled {
+            callbackError = .cancelled
+            return 0
+        }
+        bodyBytes += Int64(bytes.count)
+        if let limit = bodyLimit, bodyBytes > limit {
+            callbackError = .responseTooLarge(limit: limit)
+            return 0
+        }
         if let download {
             do {
                 try download.write(bytes, status: statusCode, headerValue: headerValue)
@@ -130,6 +176,10 @@ final class CurlTransfer {
         guard code == CURLE_OK else {
             download?.abandon()
             return .failure(callbackError ?? CurlErrors.map(code, transfer: self))
+        }
+        guard headersComplete else {
+            download?.abandon()
+            return .failure(NetworkError.invalidResponse(reason: "the connection closed inside the response headers"))
         }
         var status = 0
         _ = netkit_easy_getinfo_long(handle.easy, CURLINFO_RESPONSE_CODE, &status)

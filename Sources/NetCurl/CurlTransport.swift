@@ -34,7 +34,7 @@ public final class CurlTransport: Transport {
         /// How long establishing a connection (DNS, TCP, TLS) may take. Default 10 s.
         public var connectTimeout: Duration
         /// Which redirects are followed. Default ``RedirectPolicy/secure``: follow, refuse
-        /// https → http, never send `Authorization` to another host.
+        /// https → http, never send credentials to another origin.
         public var redirectPolicy: RedirectPolicy
         /// How many redirects one request may follow before failing with
         /// ``NetworkError/redirectRefused(reason:)``. Default 10.
@@ -110,13 +110,22 @@ public final class CurlTransport: Transport {
     ///   `.tlsFailure`, `.pinningFailed`, `.connectionLost`, `.truncatedResponse`,
     ///   `.invalidResponse`, `.redirectRefused`, `.unreadableFile`, `.fileSystem`, `.transport`.
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+        try await RedirectFollower.send(request, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
+            try await sendHop(hop, progress: progress)
+        }
+    }
+
+    /// Sends one request without following redirects (libcurl never follows them itself, so each
+    /// hop gets its own origin's TLS policy and credentials; see ``RedirectPolicy``).
+    private func sendHop(_ request: Request, progress: ProgressHandler?) async throws -> Response {
         if Task.isCancelled { throw NetworkError.cancelled }
         let token = CurlJobToken()
         let engine = self.engine
         let head = CurlRequestHead(request)
         let reply = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
-                engine.submit(.start(CurlJob(request: request, head: head, progress: progress, continuation: continuation, token: token)))
+                engine.submit(.start(CurlJob(request: request, head: head, progress: progress, continuation: continuation,
+                                             token: token, deadline: .now + request.timeout)))
             }
         } onCancel: {
             token.markCancelled()

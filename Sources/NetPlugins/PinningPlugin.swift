@@ -108,13 +108,24 @@ public struct PinningPlugin: Plugin {
     }
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        guard let pin = pin(for: request.url) else { return .proceed }
-        var policy = request.tls ?? TLSPolicy()
+        // Every redirect hop gets the policy for its own URL (the transport asks the resolver),
+        // on top of what an earlier plugin chose for that URL.
+        let previous = request.redirectTLS
+        request.redirectTLS = TLSPolicyResolver { [self] url in
+            applying(to: previous?.policy(for: url), for: url)
+        }
+        request.tls = applying(to: request.tls, for: request.url)
+        return .proceed
+    }
+
+    /// `policy` with this plugin's pin for `url` added, or `policy` unchanged when no pin matches.
+    private func applying(to policy: TLSPolicy?, for url: URL) -> TLSPolicy? {
+        guard let pin = pin(for: url) else { return policy }
+        var policy = policy ?? TLSPolicy()
         policy.pinnedKeyHashes.append(contentsOf: pin.keyHashes.filter { !policy.pinnedKeyHashes.contains($0) })
         policy.trustedCertificates.append(contentsOf: pin.certificates)
         policy.validatesHost = policy.validatesHost && pin.validatesHost
-        request.tls = policy
-        return .proceed
+        return policy
     }
 
     /// The pin (base64 SHA-256 of the SubjectPublicKeyInfo) of the first certificate in a PEM or

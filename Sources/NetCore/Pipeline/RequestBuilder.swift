@@ -118,6 +118,10 @@ struct RequestBuilder: Sendable {
             guard url.isFileURL else {
                 throw .invalidRequest(target: targetDescription(target), reason: "the download destination \(url) is not a file URL")
             }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw .invalidRequest(target: targetDescription(target), reason: "the download destination \(url.path) is a directory; give a file path")
+            }
             download = DownloadDestination(url: url, resumable: resumable)
         case .withQuery(let inner, let parameters):
             try encode(inner, for: target, query: &query, headers: &headers, body: &body, download: &download)

@@ -13,17 +13,23 @@ final class Exchange: Sendable {
     enum StopReason: Sendable {
         case cancelled
         case timedOut
+        /// The response broke a rule while arriving (too large, conflicting lengths).
+        case failed(NetworkError)
     }
 
     private struct State {
         var continuation: CheckedContinuation<Response, any Error>?
         var task: URLSessionTask?
         var stopReason: StopReason?
-        var redirectRefusal: String?
         var challengeResponse: HTTPURLResponse?
         /// A finished download is being moved into place; a stop can no longer win.
         var claimedByDownload = false
         var finished = false
+        /// The body received so far (responses kept in memory).
+        var body = Data()
+        var uploaded: Int64 = 0
+        var uploadTotal: Int64?
+        var downloadTotal: Int64?
     }
 
     let request: Request
@@ -79,18 +85,55 @@ final class Exchange: Sendable {
         complete(with: .failure(error(for: reason)))
     }
 
-    /// Records that a redirect was refused by policy; the 3xx then becomes this error.
-    func refuseRedirect(_ reason: String) {
-        state.withLock { $0.redirectRefusal = reason }
-    }
-
     /// Records the 401 whose authentication challenge was cancelled; it becomes the response.
     func recordChallengeResponse(_ response: HTTPURLResponse) {
         state.withLock { $0.challengeResponse = response }
     }
 
-    func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        complete(with: result(data: data ?? Data(), fileURL: nil, response: response, error: error))
+    /// The response head arrived: checks its framing and announced size; false stops the task.
+    func receive(_ response: URLResponse) -> Bool {
+        guard let http = response as? HTTPURLResponse else { return true }
+        let declared = http.value(forHTTPHeaderField: "Content-Length")
+        guard let declared else { return true }
+        switch ResponseIntegrity.contentLength([declared]) {
+        case .failure(let error):
+            stop(because: .failed(error))
+            return false
+        case .success(let length):
+            state.withLock { $0.downloadTotal = length }
+            let bodyless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
+            if !bodyless, let limit = request.limits.maxBodyBytes, length > limit {
+                stop(because: .failed(.responseTooLarge(limit: limit)))
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Body bytes arrived; past the size limit the task is stopped.
+    func receive(_ data: Data) {
+        let limit = request.limits.maxBodyBytes
+        let tooLarge = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            if let limit, Int64(state.body.count + data.count) > limit { return true }
+            state.body.append(data)
+            return false
+        }
+        if tooLarge, let limit { stop(because: .failed(.responseTooLarge(limit: limit))) }
+    }
+
+    /// Upload bytes were sent.
+    func didSend(total: Int64, expected: Int64) {
+        state.withLock { state in
+            state.uploaded = total
+            state.uploadTotal = expected > 0 ? expected : nil
+        }
+    }
+
+    /// The task ended; the body is what ``receive(_:)-(Data)`` collected.
+    func finish(response: URLResponse?, error: (any Error)?) {
+        let body = state.withLock { $0.body }
+        complete(with: result(data: body, fileURL: nil, response: response, error: error))
     }
 
     /// Handles a finished download: moves a 2xx body into place (URLSession deletes `location`
@@ -102,8 +145,10 @@ final class Exchange: Sendable {
             return
         }
         if (200...299).contains(http.statusCode) {
+            let staging = DownloadFiles.temporaryURL(beside: destination.url)
             do {
-                let staging = DownloadFiles.temporaryURL(beside: destination.url)
+                // Whatever fails below, the staging file goes: no stray files beside the destination.
+                defer { try? FileManager.default.removeItem(at: staging) }
                 try FileManager.default.createDirectory(at: staging.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.moveItem(at: location, to: staging)
                 try DownloadFiles.moveIntoPlace(staging, to: destination.url)
@@ -134,16 +179,17 @@ final class Exchange: Sendable {
         let continuation: CheckedContinuation<Response, any Error>? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { state.continuation = nil; state.task = nil }
+            defer { state.continuation = nil; state.task = nil; state.body = Data() }
             return state.continuation
         }
         guard let continuation else { return }
         DeadlineWatcher.shared.unwatch(self)
+        if case .success(let response) = result { reportFinalProgress(response) }
         continuation.resume(with: result.mapError { $0 as any Error })
     }
 
     private func result(data: Data, fileURL: URL?, response: URLResponse?, error: (any Error)?) -> Result<Response, NetworkError> {
-        let (stopReason, refusal, challenged) = state.withLock { ($0.stopReason, $0.redirectRefusal, $0.challengeResponse) }
+        let (stopReason, challenged) = state.withLock { ($0.stopReason, $0.challengeResponse) }
         if let stopReason { return .failure(self.error(for: stopReason)) }
         var response = response
         if let error {
@@ -152,7 +198,6 @@ final class Exchange: Sendable {
             }
             response = challenged
         }
-        if let refusal { return .failure(.redirectRefused(reason: refusal)) }
         guard let http = response as? HTTPURLResponse else {
             return .failure(.invalidResponse(reason: "the response is not HTTP"))
         }
@@ -185,32 +230,45 @@ final class Exchange: Sendable {
         switch reason {
         case .cancelled: .cancelled
         case .timedOut: .timedOut
+        case .failed(let error): error
         }
     }
 
-    /// Reports upload and download progress as URLSession counts it.
+    /// Reports upload and download progress from the delegate's byte counts (the task's own
+    /// counters stay 0 on Linux).
     func reportProgress() {
-        guard let progress, let task = state.withLock({ $0.task }) else { return }
-        if task.countOfBytesExpectedToSend > 0 || task.countOfBytesSent > 0 {
-            progress(TransferProgress(direction: .upload, completedBytes: task.countOfBytesSent,
-                                      totalBytes: task.countOfBytesExpectedToSend > 0 ? task.countOfBytesExpectedToSend : nil))
+        guard let progress else { return }
+        let (uploaded, uploadTotal, received, downloadTotal, task) = state.withLock {
+            ($0.uploaded, $0.uploadTotal, Int64($0.body.count), $0.downloadTotal, $0.task)
         }
-        if task.countOfBytesReceived > 0 {
-            progress(TransferProgress(direction: .download, completedBytes: task.countOfBytesReceived,
-                                      totalBytes: task.countOfBytesExpectedToReceive > 0 ? task.countOfBytesExpectedToReceive : nil))
+        if uploaded > 0 {
+            progress(TransferProgress(direction: .upload, completedBytes: uploaded, totalBytes: uploadTotal))
+        }
+        // Downloads to disk are counted by URLSession itself (no data callbacks for them).
+        let downloaded = request.download == nil ? received : task?.countOfBytesReceived ?? 0
+        if downloaded > 0 {
+            progress(TransferProgress(direction: .download, completedBytes: downloaded, totalBytes: downloadTotal))
+        }
+    }
+
+    /// The last progress events: completed equals total in each direction that moved bytes.
+    private func reportFinalProgress(_ response: Response) {
+        guard let progress else { return }
+        if let sent = request.body.contentLength, sent > 0 {
+            progress(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: sent))
+        }
+        let received = response.metrics?.bytesReceived ?? Int64(response.data.count)
+        if received > 0 {
+            progress(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
         }
     }
 }
 
-/// The session-wide delegate: redirects by policy and authentication challenges.
-final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    let redirectPolicy: RedirectPolicy
+/// The session-wide delegate: refuses redirects (the transport follows them itself, hop by hop)
+/// and answers authentication challenges.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     // Maps task identifiers to their exchange while the task runs.
     private let exchanges = Locked<[Int: Exchange]>([:])
-
-    init(redirectPolicy: RedirectPolicy) {
-        self.redirectPolicy = redirectPolicy
-    }
 
     func register(_ task: URLSessionTask, exchange: Exchange) {
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
@@ -222,15 +280,43 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         }
     }
 
+    private func exchange(for task: URLSessionTask) -> Exchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let proceed = exchange(for: dataTask)?.receive(response) ?? true
+        completionHandler(proceed ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.didSend(total: totalBytesSent, expected: totalBytesExpectedToSend)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        // Downloads finish in their completion handler (a download delegate would write twice).
+        guard let exchange = exchange(for: task), exchange.request.download == nil else { return }
+        unregister(exchange)
+        exchange.finish(response: task.response, error: error)
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let (next, refusal) = redirectPolicy.decide(from: task.currentRequest ?? task.originalRequest, to: request)
-        if let refusal {
-            exchanges.withLock { $0[task.taskIdentifier] }?.refuseRedirect(refusal)
-        }
-        completionHandler(next)
+        // The 3xx comes back as the response; RedirectFollower decides, with the same rules as
+        // every transport, and sends the next hop as a new task (307/308 bodies included).
+        completionHandler(nil)
     }
 
     func urlSession(

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The one redaction model for every output: log lines, verbose bodies, cURL commands, HAR
+/// exports and error descriptions.
+///
+/// - Names (headers, query items, body fields) are matched by ``RedactionRules`` (case-insensitive,
+///   brackets stripped); their values become ``placeholder``.
+/// - URL userinfo (`user:password@`) is always removed.
+/// - Bodies are redacted by structure when it is known (JSON keys at any depth, form fields,
+///   multipart part names), then every known secret value (``KnownSecrets``) is replaced in
+///   whatever remains, text or binary.
+///
+/// Its parts live in extensions, one file each: URLs, headers, bodies (JSON, form, multipart),
+/// known secrets and free text.
+package enum SecretRedactor {
+    /// The text that stands in for a hidden value.
+    package static let placeholder = "<redacted>"
+
+    /// ``placeholder``, percent-encoded for URLs and form bodies.
+    package static let encodedPlaceholder = "%3Credacted%3E"
+
+    /// Redacts free text about `request`, such as an error description: the request's URL
+    /// (wherever it appears) is replaced by its redacted form, userinfo is removed from every URL
+    /// in the text, and every known secret of the request (and of `responseHeaders`) is replaced.
+    ///
+    /// ```swift
+    /// let safe = SecretRedactor.redact(text: "Status 500 for GET https://u:p@h/?token=t", for: request)
+    /// ```
+    package static func redact(
+        text: String, for request: Request, responseHeaders: HTTPHeaders? = nil, rules: RedactionRules = .default
+    ) -> String {
+        redact(text: text, url: request.url, secrets: KnownSecrets(request: request, responseHeaders: responseHeaders, rules: rules), rules: rules)
+    }
+
+    /// Redacts free text: occurrences of `url` become its redacted form, userinfo is removed from
+    /// every URL in the text, and `secrets` are replaced.
+    package static func redact(text: String, url: URL? = nil, secrets: KnownSecrets, rules: RedactionRules = .default) -> String {
+        var text = text
+        if let url {
+            let raw = url.absoluteString
+            let redacted = redact(url: url, rules: rules)
+            if raw != redacted, text.contains(raw) { text = text.replacingOccurrences(of: raw, with: redacted) }
+        }
+        text = removingUserinfo(in: text)
+        return secrets.scrub(text)
+    }
+
+    /// Redacts a body excerpt meant for people (an error's "Body: …"), given its content type and
+    /// the secrets known from the request. The result is text; binary bytes are decoded leniently.
+    package static func redact(excerpt data: Data, contentType: String?, secrets: KnownSecrets, rules: RedactionRules = .default) -> String {
+        String(decoding: redact(body: data, contentType: contentType, secrets: secrets, rules: rules), as: UTF8.self)
+    }
+}
