@@ -53,6 +53,8 @@ enum CurlErrors {
             return .invalidResponse(reason: "the body's Content-Encoding could not be decoded: \(detail)")
         case 8, 100: // CURLE_WEIRD_SERVER_REPLY, CURLE_UNRECOVERABLE_POLL
             return .invalidResponse(reason: detail)
+        case 27 where !transfer.headersComplete: // CURLE_OUT_OF_MEMORY: libcurl's own header-line bound
+            return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
         case 23: // CURLE_WRITE_ERROR
             return .fileSystem(reason: "could not store the response: \(detail)")
         case 26: // CURLE_READ_ERROR

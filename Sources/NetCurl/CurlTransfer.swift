@@ -22,7 +22,7 @@ final class CurlTransfer {
     var rawHeaders: [UInt8] = []
     var body = Data()
     /// Whether the blank line that ends the current response's headers arrived.
-    private var headersComplete = false
+    private(set) var headersComplete = false
     /// Header bytes of every response of this transfer (interim ones included), for the bound.
     private var headerBytes = 0
     /// Body bytes of the current response after decoding, for the size limit.

@@ -15,8 +15,13 @@ struct Pipeline: Sendable {
         self.builder = RequestBuilder(configuration: configuration)
     }
 
+    /// Runs one call. Its deadline (the request's `timeout`, counted from the moment the first
+    /// attempt is ready to send) covers every attempt and every retry wait: each attempt gets
+    /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
+    /// wait would pass the deadline is not started, so the caller gets the last real result.
     func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
         let id = RequestIdentifier.next()
+        var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var attempt = 1
         while true {
@@ -27,12 +32,12 @@ struct Pipeline: Sendable {
                 let fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
                 return await plugins.process(.failure(error), for: fallback)
             }
-            let (outcome, finalRequest) = await attemptOnce(request, events: events)
+            let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events)
             switch outcome {
             case .finished(let result):
                 return await plugins.process(result, for: finalRequest)
             case .retry(let delay, let result):
-                guard attempt < configuration.maxAttempts else {
+                guard attempt < configuration.maxAttempts, ContinuousClock.now + delay < deadline ?? .now + finalRequest.timeout else {
                     return await plugins.process(result, for: finalRequest)
                 }
                 if delay > .zero {
@@ -57,13 +62,23 @@ struct Pipeline: Sendable {
     }
 
     /// One attempt from prepare to the succeed/failure decision.
-    private func attemptOnce(_ built: Request, events: PipelineEvents) async -> (AttemptOutcome, Request) {
+    private func attemptOnce(
+        _ built: Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents
+    ) async -> (AttemptOutcome, Request) {
         var request = built
         switch await plugins.prepare(&request, onProvisional: events.onProvisional) {
         case .send: break
         case .respond(let response): return (.finished(.success(response)), request)
         case .fail(let error): return (.finished(.failure(error)), request)
         }
+        if let deadline {
+            let remaining = deadline - .now
+            guard remaining > .zero else { return (.finished(.failure(.timedOut)), request) }
+            request.timeout = min(request.timeout, remaining)
+        } else {
+            deadline = .now + request.timeout
+        }
+        if let attemptTimeout = configuration.attemptTimeout { request.timeout = min(request.timeout, attemptTimeout) }
         if Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
         if let invalid = RequestValidation.check(request) { return (.finished(.failure(invalid)), request) }
         if let stop = await plugins.willSend(request) { return (.finished(.failure(stop)), request) }

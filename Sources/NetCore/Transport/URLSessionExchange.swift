@@ -357,11 +357,24 @@ enum URLErrorMapping {
             return .tlsFailure(host: host, reason: urlError.localizedDescription)
         case .httpTooManyRedirects, .redirectToNonExistentLocation:
             return .redirectRefused(reason: urlError.localizedDescription)
-        case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .zeroByteResource:
+        case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .zeroByteResource,
+             .unsupportedURL:
+            // The same events get the same errors as on CurlTransport: an empty reply is a lost
+            // connection there, and -1002 here is libcurl's "unsupported HTTP version" (a
+            // malformed status line), since NetKit checks URL schemes before sending.
+            if urlError.localizedDescription.lowercased().contains("empty reply") {
+                return .connectionLost(reason: "the server closed the connection without answering (\(urlError.localizedDescription))")
+            }
             return .invalidResponse(reason: urlError.localizedDescription)
         default:
             // On Linux many libcurl failures arrive as code -1 with only libcurl's text.
             let text = urlError.localizedDescription.lowercased()
+            if text.contains("chunk") {
+                return .invalidResponse(reason: "the chunked body is malformed: \(urlError.localizedDescription)")
+            }
+            if text.contains("out of memory") {
+                return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
+            }
             if text.contains("ssl") || text.contains("certificate") || text.contains("tls") {
                 return .tlsFailure(host: host, reason: urlError.localizedDescription)
             }

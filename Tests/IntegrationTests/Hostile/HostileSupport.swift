@@ -1,0 +1,53 @@
+import Foundation
+import NetCore
+import NetCurl
+import Testing
+
+/// A fully adjustable target for the hostile-server tests.
+struct HostileTarget: TargetType, CustomStringConvertible {
+    var path: String
+    var method: HTTPMethod = .get
+    var content: RequestContent = .plain
+    var headers: [String: String] = [:]
+    var base: URL? = nil
+    var timeout: Duration? = .seconds(5)
+    var maxResponseBytes: Int64? = nil
+    var validation: Validation = .none
+
+    var baseURL: URL { base ?? TestServers.fault ?? URL(string: "http://127.0.0.1:9")! }
+    var description: String { path }
+}
+
+extension TransportKind {
+    /// A transport of this kind with `policy` for redirects.
+    func make(redirectPolicy policy: RedirectPolicy) -> any Transport {
+        switch self {
+        case .urlSession: URLSessionTransport(redirectPolicy: policy)
+        case .curl: CurlTransport(configuration: .init(redirectPolicy: policy))
+        }
+    }
+}
+
+/// The error `body` ends with, or `nil` when it succeeds.
+func outcome(_ body: () async throws -> Response) async -> Result<Response, NetworkError> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error as? NetworkError ?? NetworkError(error))
+    }
+}
+
+extension Result where Success == Response, Failure == NetworkError {
+    /// The error, or `nil` for a success.
+    var failure: NetworkError? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// The fault server's request counter for `key`.
+func faultCounter(_ key: String) async throws -> Int {
+    let response = try await Provider<HostileTarget>(transport: CurlTransport())
+        .request(HostileTarget(path: "/counter/value", content: .query(["key": key])))
+    return try response.decode(Int.self, atKeyPath: "count")
+}

@@ -1,0 +1,130 @@
+import Foundation
+import NetCore
+import Testing
+
+/// A broken response is never a success, and no response can exhaust memory or outlive its
+/// deadline, on either transport.
+@Suite(.liveServers, .serialized)
+struct IntegrityAndLimitsTests {
+    static func kindName(_ error: NetworkError?) -> String {
+        switch error {
+        case .invalidResponse?: "invalidResponse"
+        case .connectionLost?: "connectionLost"
+        case .responseTooLarge?: "responseTooLarge"
+        case .cancelled?: "cancelled"
+        case .timedOut?: "timedOut"
+        case .some(let other): "\(other)"
+        case nil: "success"
+        }
+    }
+
+    // `/cut-in-headers` is absent here: on URLSession it aborts the process inside
+    // FoundationNetworking (see FoundationCrashTests); CurlCutHeadersTests covers curl.
+    @Test("Malformed framing is invalidResponse on both transports",
+          arguments: TransportKind.allCases, ["/two-content-lengths", "/bad-status-line", "/bad-chunked"])
+    func malformedFraming(kind: TransportKind, path: String) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(HostileTarget(path: path)) }.failure
+        #expect(Self.kindName(error) == "invalidResponse", "\(path) on \(kind): \(String(describing: error))")
+        #expect(error?.isTransient == false, "a protocol error is not retried as transient")
+    }
+
+    @Test("An empty reply is the same error on both transports", arguments: TransportKind.allCases)
+    func emptyReply(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(HostileTarget(path: "/empty-reply")) }.failure
+        #expect(Self.kindName(error) == "connectionLost", "\(String(describing: error))")
+    }
+
+    @Test("The connection closing inside the headers is invalidResponse (curl)")
+    func cutHeadersCurl() async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let error = await outcome { try await Provider<HostileTarget>(transport: TransportKind.curl.make()).request(HostileTarget(path: "/cut-in-headers")) }.failure
+        #expect(Self.kindName(error) == "invalidResponse", "\(String(describing: error))")
+    }
+
+    @Test("An endless body stops at maxResponseBytes", arguments: TransportKind.allCases)
+    func endlessBody(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let target = HostileTarget(path: "/endless", timeout: .seconds(20), maxResponseBytes: 4 << 20)
+        let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(target) }.failure
+        guard case .responseTooLarge(let limit)? = error else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 4 << 20)
+    }
+
+    @Test("A Content-Length above the limit fails before the body is read", arguments: TransportKind.allCases)
+    func hugeContentLength(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The provider's default limit (64 MiB) applies; the server announces 1 GiB.
+        let error = await outcome {
+            try await Provider<HostileTarget>(transport: kind.make()).request(HostileTarget(path: "/huge-length", timeout: .seconds(30)))
+        }.failure
+        #expect(Self.kindName(error) == "responseTooLarge", "\(String(describing: error))")
+        #expect(clock.now - start < .seconds(5), "failed fast, not after reading a gigabyte")
+    }
+
+    @Test("A gzip bomb stops at the limit counted on decoded bytes", arguments: TransportKind.allCases)
+    func gzipBomb(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let target = HostileTarget(path: "/gzip-bomb", content: .query(["mb": 256]), timeout: .seconds(30), maxResponseBytes: 8 << 20)
+        let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(target) }.failure
+        #expect(Self.kindName(error) == "responseTooLarge", "\(String(describing: error))")
+    }
+
+    @Test("A 1 MiB header line is a clear error, not an out-of-memory", arguments: TransportKind.allCases)
+    func hugeHeader(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(HostileTarget(path: "/big-header")) }.failure
+        guard case .invalidResponse(let reason)? = error else {
+            Issue.record("expected invalidResponse, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("headers"), "\(reason)")
+    }
+
+    @Test("Cancelling a fast decompressing transfer ends it promptly (curl)")
+    func cancelDuringBomb() async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let provider = Provider<HostileTarget>(transport: TransportKind.curl.make(), configuration: ProviderConfiguration(maxResponseBytes: nil))
+        let target = HostileTarget(path: "/gzip-bomb", content: .query(["mb": 2048]), timeout: .seconds(60))
+        // Warm the server's copy of the bomb so the transfer is busy inflating when cancelled.
+        _ = await outcome { try await provider.request(HostileTarget(path: "/gzip-bomb", content: .query(["mb": 2048]), timeout: .seconds(60), maxResponseBytes: 1)) }
+        let clock = ContinuousClock()
+        let task = Task { await outcome { try await provider.request(target) } }
+        try await Task.sleep(for: .milliseconds(400))
+        let cancelledAt = clock.now
+        task.cancel()
+        let result = await task.value
+        let late = clock.now - cancelledAt
+        #expect(Self.kindName(result.failure) == "cancelled", "\(String(describing: result.failure))")
+        #expect(late < .milliseconds(NETKIT_SANITIZED ? 1000 : 250), "ended \(late) after the cancel")
+    }
+
+    @Test("A failed download leaves no temporary file beside its destination", arguments: TransportKind.allCases)
+    func noStrayFiles(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-stray-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let provider = Provider<HostileTarget>(transport: kind.make())
+        let destination = folder.appendingPathComponent("out.bin")
+        for path in ["/truncated", "/reset-after-headers", "/endless"] {
+            let target = HostileTarget(path: path, content: .download(to: destination, resumable: false), timeout: .seconds(1))
+            _ = await outcome { try await provider.request(target) }
+        }
+        // A destination that is a folder is refused before sending.
+        let intoFolder = HostileTarget(path: "/range/1000", content: .download(to: folder, resumable: false))
+        let error = await outcome { try await provider.request(intoFolder) }.failure
+        #expect({ if case .invalidRequest? = error { true } else { false } }(), "\(String(describing: error))")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+}
+
+/// Whether the sanitizer pass runs (it slows everything several times).
+let NETKIT_SANITIZED = ProcessInfo.processInfo.environment["NETKIT_SANITIZER"] == "1"
