@@ -42,9 +42,13 @@ final class Exchange: Sendable {
     // Every mutable field lives in this mutex.
     private let state = Locked(State())
 
-    init(request: Request, progress: ProgressHandler?) {
+    /// The session's delegate queue: cancellations run there, in line with the task's callbacks.
+    private let callbackQueue: OperationQueue
+
+    init(request: Request, progress: ProgressHandler?, callbackQueue: OperationQueue) {
         self.request = request
         self.progress = progress
+        self.callbackQueue = callbackQueue
         self.startInstant = clock.now
         self.deadline = startInstant + request.timeout
     }
@@ -81,7 +85,9 @@ final class Exchange: Sendable {
             return state.task
         }
         guard let task else { return }
-        task.cancel()
+        // FoundationNetworking on Linux can abort the process when a cancellation races the
+        // task's completion; cancelling on the serial delegate queue keeps the two apart.
+        callbackQueue.addOperation { task.cancel() }
         complete(with: .failure(error(for: reason)))
     }
 

@@ -24,6 +24,7 @@ public final class URLSessionTransport: Transport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
+    private let callbackQueue: OperationQueue
 
     /// The session configuration a transport uses unless given one: `.default` without a cookie
     /// store.
@@ -67,6 +68,7 @@ public final class URLSessionTransport: Transport {
         let queue = OperationQueue()
         queue.name = "NetKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
+        callbackQueue = queue
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
@@ -88,7 +90,7 @@ public final class URLSessionTransport: Transport {
         if Task.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
-        let exchange = Exchange(request: request, progress: progress)
+        let exchange = Exchange(request: request, progress: progress, callbackQueue: callbackQueue)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 exchange.continuation = continuation

@@ -5,6 +5,8 @@ import NetCore
 struct CacheControl: Equatable {
     var noStore = false
     var noCache = false
+    /// `private` (also its `private="…"` form): the response is for one user only.
+    var isPrivate = false
     var maxAge: Duration?
 
     init(_ headers: HTTPHeaders) {
@@ -19,6 +21,8 @@ struct CacheControl: Equatable {
                 noStore = true
             } else if directive == "no-cache" {
                 noCache = true
+            } else if directive == "private" || directive.hasPrefix("private=") {
+                isPrivate = true
             } else if directive.hasPrefix("max-age=") {
                 let number = directive.dropFirst("max-age=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 if let seconds = Int64(number), seconds >= 0 { maxAge = .seconds(seconds) }

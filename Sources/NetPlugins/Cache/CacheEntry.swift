@@ -16,15 +16,20 @@ public struct CacheEntry: Sendable, Equatable {
     /// The longest the entry stays fresh by the response's own `Cache-Control` (`max-age`, or 0
     /// for `no-cache`); `nil` means the response set no limit. The policy's age limit applies too.
     public var maxAge: Duration?
+    /// The request-header values the response's `Vary` names, as the request that fetched it had
+    /// them. An entry whose `Vary` names a header missing here never matches (see ``VaryingHeader``).
+    public var varyingHeaders: [VaryingHeader]
 
     /// Creates an entry.
-    public init(statusCode: Int, headers: HTTPHeaders, data: Data, storedAt: Date, version: Int = 0, maxAge: Duration? = nil) {
+    public init(statusCode: Int, headers: HTTPHeaders, data: Data, storedAt: Date, version: Int = 0,
+                maxAge: Duration? = nil, varyingHeaders: [VaryingHeader] = []) {
         self.statusCode = statusCode
         self.headers = headers
         self.data = data
         self.storedAt = storedAt
         self.version = version
         self.maxAge = maxAge
+        self.varyingHeaders = varyingHeaders
     }
 
     /// The entity tag, from the `ETag` header.
@@ -50,15 +55,18 @@ public struct CacheEntry: Sendable, Equatable {
         return age(at: now) >= effective
     }
 
-    /// Approximate memory cost in bytes: body, headers and a fixed overhead.
+    /// Approximate memory cost in bytes: body, headers, varying values and a fixed overhead.
     public var cost: Int {
         var bytes = data.count + 128
         for field in headers { bytes += field.name.utf8.count + field.value.utf8.count + 16 }
+        for varying in varyingHeaders { bytes += varying.name.utf8.count + (varying.value?.utf8.count ?? 0) + 16 }
         return bytes
     }
 
+    /// Entries are equal when every stored field is.
     public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.headers == rhs.headers && lhs.data == rhs.data
             && lhs.storedAt == rhs.storedAt && lhs.version == rhs.version && lhs.maxAge == rhs.maxAge
+            && lhs.varyingHeaders == rhs.varyingHeaders
     }
 }

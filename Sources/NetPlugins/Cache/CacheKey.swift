@@ -3,7 +3,17 @@ import NetCore
 import Synchronization
 
 /// Identifies a cache entry: method, canonical URL (query sorted), SHA-256 of the body, version,
-/// chosen header values and an optional caller-supplied component.
+/// chosen header values, an optional caller-supplied component and, when the request carries
+/// credentials, their digest.
+///
+/// The text is `1|METHOD|URL|BODY|vVERSION`, then `|name=value` for each chosen header the request
+/// has (name lowercased; `%` and `|` in values and in `DATA` percent-encoded, so no value can
+/// imitate another component), then `|s=DATA` for the caller's component, then `|c=DIGEST` when the
+/// request has credential headers. `URL` is the canonical URL (fragment removed, query items
+/// sorted by their bytes, encoding kept); `BODY` is the SHA-256 of the body in hexadecimal
+/// (empty for no body). `DIGEST` is the SHA-256, in hexadecimal, of one line `name:value\n` per
+/// credential header present, names lowercased and sorted, values exactly as sent: two users
+/// never share a key, and no credential appears in the key in clear.
 ///
 /// The key is a plain string, so it is the same in every run and every process; disk storage
 /// names files after its SHA-256.
@@ -23,9 +33,20 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     ///   - version: The cache version; a different version is a different key.
     ///   - headerNames: Request headers whose values become part of the key (`Accept-Language`).
     ///   - sensitiveData: Any extra text the caller wants in the key (a user id, a locale).
+    ///   - credentialHeaders: Request headers (any case) that identify the user; when the request
+    ///     has any, the key ends with their digest. Default: none (``CachePlugin`` passes
+    ///     `Authorization`, `Cookie`, `Proxy-Authorization` and its own `credentialHeaders`).
     /// - Returns: `nil` when the body cannot be hashed without reading files (file uploads,
     ///   multipart with files): such requests are not cached.
-    public init?(request: Request, version: Int = 0, headerNames: [String] = [], sensitiveData: String? = nil) {
+    public init?(request: Request, version: Int = 0, headerNames: [String] = [], sensitiveData: String? = nil,
+                 credentialHeaders: Set<String> = []) {
+        let digest = credentialHeaders.isEmpty ? nil : CredentialHeaders(exactly: credentialHeaders).digest(of: request.headers)
+        self.init(request: request, version: version, headerNames: headerNames, sensitiveData: sensitiveData,
+                  credentialDigest: digest)
+    }
+
+    /// Builds the key of `request`, ending it with `credentialDigest` (see ``CredentialHeaders``) when given.
+    init?(request: Request, version: Int, headerNames: [String], sensitiveData: String?, credentialDigest: String?) {
         let url = Self.canonicalURL(request.url)
         var text = ""
         text.reserveCapacity(url.utf8.count + 96 + (sensitiveData?.utf8.count ?? 0))
@@ -52,13 +73,24 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             text += "|"
             text += name.lowercased()
             text += "="
-            text += value
+            text += Self.escaped(value)
         }
         if let sensitiveData {
             text += "|s="
-            text += sensitiveData
+            text += Self.escaped(sensitiveData)
+        }
+        if let digest = credentialDigest {
+            text += "|c="
+            text += digest
         }
         self.rawValue = text
+    }
+
+    /// `text` with `%` and `|` percent-encoded, so a header value or the caller's component can
+    /// never end its field early and imitate another component (a credential digest above all).
+    private static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "%") }) else { return text }
+        return text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "|", with: "%7C")
     }
 
     /// The key's SHA-256 in hexadecimal: the disk file name.

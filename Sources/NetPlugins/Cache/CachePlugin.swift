@@ -11,12 +11,54 @@ import NetCore
 ///
 /// Which policy applies: a ``CacheableTarget``'s ``CacheableTarget/cachePolicy``, else the
 /// `policyProvider` closure's answer, else the plugin's `policy` (which, being a default, is
-/// applied only to the `defaultMethods`, GET and HEAD unless changed). Requests carrying
-/// `Authorization`, downloads to disk, file-backed bodies and, when `respectsCacheControl`,
-/// requests with `Cache-Control: no-store` are neither read nor stored unless allowed.
+/// applied only to the `defaultMethods`, GET and HEAD unless changed). Downloads to disk,
+/// file-backed bodies and, when `respectsCacheControl`, requests with `Cache-Control: no-store`
+/// are neither read nor stored.
 ///
-/// What is stored: 2xx responses (and entries refreshed by a 304), not `no-store` ones, with the
-/// time and the version; ``CacheKey`` names the entry.
+/// ## One user's response is never another's
+///
+/// Credential headers are `Authorization`, `Cookie`, `Proxy-Authorization` and the names given
+/// as `credentialHeaders` (any case). A request carrying any of them is neither read from nor
+/// stored in the cache unless `cachesAuthorizedRequests` (or the target's
+/// ``CacheableTarget/cachesAuthorizedRequests``) is `true`; then its key ends with a digest of
+/// those headers, so each credential has its own entries.
+///
+/// The cache key (``CacheKey``) is the text
+/// `1|METHOD|URL|BODY|vVERSION[|name=value…][|s=DATA][|c=DIGEST]`:
+/// - `METHOD`: the request method.
+/// - `URL`: the canonical URL: the fragment removed, query items sorted by their bytes, their
+///   percent-encoding kept.
+/// - `BODY`: the SHA-256 of the body in lowercase hexadecimal; empty when there is no body.
+///   Requests whose body is a file (uploads, multipart with files) are not cached.
+/// - `VERSION`: the target's ``CacheableTarget/cacheVersion``, else the plugin's `version`.
+/// - `|name=value`: for each of `keyHeaders` the request has, in the order given, the name
+///   lowercased (`Accept-Language` by default).
+/// - `|s=DATA`: the target's ``CacheableTarget/cacheSensitiveData``, when set.
+/// - `|c=DIGEST`: when the request has credential headers: the SHA-256, in lowercase hexadecimal,
+///   of one line `name:value\n` per credential header present, names lowercased and sorted,
+///   values exactly as sent. Credentials never appear in the key in clear.
+///
+/// `%` and `|` inside header values and `DATA` are percent-encoded. Disk files are named after
+/// the SHA-256 of the key text.
+///
+/// The key is computed in `prepare` from the request as it stands at this plugin's place in the
+/// plugin list. If a later plugin (an `AuthPlugin` placed after this one) changes the credential
+/// headers, the response is not stored: list `CachePlugin` after the plugins that add
+/// credentials.
+///
+/// ## What is stored
+///
+/// 2xx responses (and entries refreshed by a 304) with the time, the version and the values of
+/// the request headers their `Vary` names. Never stored (and an older entry under the same key is
+/// removed): responses with `Cache-Control: no-store` (when `respectsCacheControl`), responses
+/// with `Vary: *`, and responses with `Cache-Control: private` (also `private="…"`) unless this
+/// cache is `isPrivate` (it belongs to one user). `Vary` and `private` are honoured even when
+/// `respectsCacheControl` is `false`.
+///
+/// An entry answers a request only when its `Vary` matches: every request header it names has the
+/// value (surrounding spaces ignored) the storing request had, an absent header matching only an
+/// absent one. Values of credential headers are kept as digests. A mismatch is a miss (the entry
+/// is neither served, nor used for revalidation, nor used as an offline fallback).
 ///
 /// Hooks used:
 /// - `prepare` answers hits (`.respond`), offers cached copies (`.provisional`) and adds the
@@ -41,11 +83,21 @@ public struct CachePlugin: Plugin {
     /// Whether `Cache-Control` is honoured: `no-store` is never stored, `max-age` caps the age,
     /// `no-cache` makes the entry stale at once (still usable for revalidation and offline).
     public let respectsCacheControl: Bool
-    /// Whether requests with an `Authorization` header may be cached by default.
+    /// Whether requests with credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`,
+    /// ``credentialHeaders``) may be cached by default; each credential then has its own entries.
     public let cachesAuthorizedRequests: Bool
+    /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that identify
+    /// the user (`X-Api-Key`, `X-Session`): treated like `Authorization` for reading, storing and
+    /// the key's credential digest.
+    public let credentialHeaders: Set<String>
+    /// Whether this cache belongs to one user: only such a cache stores responses marked
+    /// `Cache-Control: private`.
+    public let isPrivate: Bool
     /// The methods the default ``policy`` applies to.
     public let defaultMethods: Set<HTTPMethod>
 
+    /// Every credential header name: the standard ones and ``credentialHeaders``.
+    let credentials: CredentialHeaders
     private let policyProvider: (@Sendable (any TargetType) -> CachePolicy?)?
     private let now: @Sendable () -> Date
 
@@ -58,7 +110,11 @@ public struct CachePlugin: Plugin {
     ///   - version: The default cache version. Default 0.
     ///   - keyHeaders: Request headers that vary the key. Default: `Accept-Language`.
     ///   - respectsCacheControl: Honour `Cache-Control` (default `true`).
-    ///   - cachesAuthorizedRequests: Cache requests carrying `Authorization` (default `false`).
+    ///   - cachesAuthorizedRequests: Cache requests carrying credential headers (`Authorization`,
+    ///     `Cookie`, `Proxy-Authorization`, `credentialHeaders`), keyed per credential (default `false`).
+    ///   - credentialHeaders: More header names that identify the user (any case). Default: none.
+    ///   - isPrivate: `true` when this cache belongs to one user (one signed-in account, one
+    ///     device owner): only then are `Cache-Control: private` responses stored. Default `false`.
     ///   - defaultMethods: Methods the default policy covers. Default: GET and HEAD.
     ///   - policyProvider: Chooses a policy per target (`nil` answers fall back to `policy`);
     ///     a ``CacheableTarget`` wins over it.
@@ -67,6 +123,7 @@ public struct CachePlugin: Plugin {
         storage: any CacheStorage = MemoryStorage(), policy: CachePolicy = .networkElseCache,
         maxAge: Duration? = nil, version: Int = 0, keyHeaders: [String] = ["Accept-Language"],
         respectsCacheControl: Bool = true, cachesAuthorizedRequests: Bool = false,
+        credentialHeaders: Set<String> = [], isPrivate: Bool = false,
         defaultMethods: Set<HTTPMethod> = [.get, .head],
         policyProvider: (@Sendable (any TargetType) -> CachePolicy?)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
@@ -78,6 +135,9 @@ public struct CachePlugin: Plugin {
         self.keyHeaders = keyHeaders
         self.respectsCacheControl = respectsCacheControl
         self.cachesAuthorizedRequests = cachesAuthorizedRequests
+        self.credentialHeaders = credentialHeaders
+        self.isPrivate = isPrivate
+        self.credentials = CredentialHeaders(extra: credentialHeaders)
         self.defaultMethods = defaultMethods
         self.policyProvider = policyProvider
         self.now = now
@@ -92,11 +152,7 @@ public struct CachePlugin: Plugin {
 
     /// Removes the entry `request` would read (its key under the target's version and data).
     public func remove(for request: Request) {
-        let rule = rule(for: request.target)
-        if let key = CacheKey(request: request, version: rule.version, headerNames: keyHeaders,
-                              sensitiveData: rule.sensitiveData) {
-            storage.remove(for: key)
-        }
+        if let key = key(for: request) { storage.remove(for: key) }
     }
 
     /// Removes the entry stored under `key`.
@@ -106,8 +162,12 @@ public struct CachePlugin: Plugin {
 
     /// The key `request` is cached under, or `nil` when it cannot be cached (file-backed body).
     public func key(for request: Request) -> CacheKey? {
-        let rule = rule(for: request.target)
-        return CacheKey(request: request, version: rule.version, headerNames: keyHeaders, sensitiveData: rule.sensitiveData)
+        key(for: request, rule: rule(for: request.target), credentialDigest: credentials.digest(of: request.headers))
+    }
+
+    private func key(for request: Request, rule: CacheRule, credentialDigest: String?) -> CacheKey? {
+        CacheKey(request: request, version: rule.version, headerNames: keyHeaders, sensitiveData: rule.sensitiveData,
+                 credentialDigest: credentialDigest)
     }
 
     /// The bytes the storage holds.
@@ -124,35 +184,35 @@ public struct CachePlugin: Plugin {
         let rule = rule(for: request.target)
         guard rule.policy != .ignore, rule.isExplicit || defaultMethods.contains(request.method),
               request.download == nil, allowsReading(request.headers, rule: rule),
-              let key = CacheKey(request: request, version: rule.version, headerNames: keyHeaders,
-                                 sensitiveData: rule.sensitiveData)
+              case let credentialDigest = credentials.digest(of: request.headers),
+              let key = key(for: request, rule: rule, credentialDigest: credentialDigest)
         else {
             if rule.policy == .cacheOnly { throw NetworkError.noCachedResponse }
             if request.context[CacheStateKey.self] != nil { request.context[CacheStateKey.self] = nil }
             return .proceed
         }
-        var state = CacheState(key: key, rule: rule)
+        var state = CacheState(key: key, rule: rule, credentialDigest: credentialDigest)
         let time = now()
         switch rule.policy {
         case .ignore, .networkOnly, .networkElseCache:
             break
         case .cacheOnly:
-            guard let entry = lookup(key, rule), !entry.isExpired(at: time, limit: rule.maxAge) else {
+            guard let entry = lookup(key, rule, for: request), !entry.isExpired(at: time, limit: rule.maxAge) else {
                 throw NetworkError.noCachedResponse
             }
             return .respond(cachedResponse(entry, for: request, at: time, stale: false))
         case .cacheElseNetwork:
-            if let entry = lookup(key, rule), !entry.isExpired(at: time, limit: rule.maxAge) {
+            if let entry = lookup(key, rule, for: request), !entry.isExpired(at: time, limit: rule.maxAge) {
                 return .respond(cachedResponse(entry, for: request, at: time, stale: false))
             }
         case .cacheThenNetwork:
-            if let entry = lookup(key, rule) {
+            if let entry = lookup(key, rule, for: request) {
                 request.context[CacheStateKey.self] = state
                 let stale = entry.isExpired(at: time, limit: rule.maxAge)
                 return .provisional(cachedResponse(entry, for: request, at: time, stale: stale))
             }
         case .revalidate:
-            if let entry = lookup(key, rule) {
+            if let entry = lookup(key, rule, for: request) {
                 state.revalidating = entry
                 if let etag = entry.etag { request.headers["If-None-Match"] = etag }
                 if let lastModified = entry.lastModified { request.headers["If-Modified-Since"] = lastModified }
@@ -166,15 +226,15 @@ public struct CachePlugin: Plugin {
         guard let state = request.context[CacheStateKey.self], state.rule.policy.writes,
               (200...299).contains(response.statusCode), response.source != .cache,
               response.fileURL == nil, request.download == nil,
-              state.rule.allowsAuthorization || !request.headers.contains("Authorization")
+              mayStore(for: request, state: state)
         else { return .proceed }
-        let control = respectsCacheControl ? CacheControl(response.headers) : nil
-        if control?.noStore == true {
+        guard let varying = admission(of: response.headers, for: request) else {
             storage.remove(for: state.key)
             return .proceed
         }
+        let limit = respectsCacheControl ? CacheControl(response.headers).responseLimit : nil
         let entry = CacheEntry(statusCode: response.statusCode, headers: response.headers, data: response.data,
-                               storedAt: now(), version: state.rule.version, maxAge: control?.responseLimit)
+                               storedAt: now(), version: state.rule.version, maxAge: limit, varyingHeaders: varying)
         try? storage.store(entry, for: state.key)
         return .proceed
     }
@@ -186,7 +246,7 @@ public struct CachePlugin: Plugin {
             return .recover(refresh(entry, with: response, state: state, request: request))
         }
         guard state.rule.policy == .networkElseCache, Self.isTransportFailure(error),
-              let entry = lookup(state.key, state.rule) else { return .proceed }
+              let entry = lookup(state.key, state.rule, for: request) else { return .proceed }
         return .recover(cachedResponse(entry, for: request, at: now(), stale: true))
     }
 
@@ -209,36 +269,15 @@ public struct CachePlugin: Plugin {
         let time = now()
         refreshed.storedAt = time
         if respectsCacheControl { refreshed.maxAge = CacheControl(refreshed.headers).responseLimit }
-        if !(respectsCacheControl && CacheControl(notModified.headers).noStore) {
-            try? storage.store(refreshed, for: state.key)
-        }
-        return cachedResponse(refreshed, for: request, at: time, stale: false)
-    }
-
-    /// Whether the request's headers allow caching: no `Authorization` (unless allowed) and no
-    /// `Cache-Control: no-store` (when respected). One pass; both names are 13 bytes long.
-    private func allowsReading(_ headers: HTTPHeaders, rule: CacheRule) -> Bool {
-        for field in headers where field.name.utf8.count == 13 {
-            switch field.name.lowercased() {
-            case "authorization" where !rule.allowsAuthorization:
-                return false
-            case "cache-control" where respectsCacheControl && CacheControl(value: field.value).noStore:
-                return false
-            default:
-                continue
+        if mayStore(for: request, state: state) {
+            if let varying = admission(of: refreshed.headers, for: request) {
+                refreshed.varyingHeaders = varying
+                try? storage.store(refreshed, for: state.key)
+            } else {
+                storage.remove(for: state.key)
             }
         }
-        return true
-    }
-
-    /// The entry for `key` if it was stored under the rule's version.
-    private func lookup(_ key: CacheKey, _ rule: CacheRule) -> CacheEntry? {
-        guard let entry = storage.entry(for: key) else { return nil }
-        guard entry.version == rule.version else {
-            storage.remove(for: key)
-            return nil
-        }
-        return entry
+        return cachedResponse(refreshed, for: request, at: time, stale: false)
     }
 
     private func cachedResponse(_ entry: CacheEntry, for request: Request, at time: Date, stale: Bool) -> Response {
@@ -312,6 +351,9 @@ struct CacheState: Sendable {
     var rule: CacheRule
     /// The entry whose validators were sent under ``CachePolicy/revalidate``.
     var revalidating: CacheEntry?
+    /// The digest of the credential headers `prepare` saw (`nil`: none): a response to a request
+    /// whose credentials changed after `prepare` is not stored under this key.
+    var credentialDigest: String?
 }
 
 enum CacheStateKey: RequestContextKey {

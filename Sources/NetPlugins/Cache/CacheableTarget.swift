@@ -10,7 +10,9 @@ import NetCore
 /// }
 /// ```
 /// A policy chosen here applies to any method (a POST search may be cached) and, when
-/// ``cachesAuthorizedRequests`` is `true`, to requests carrying `Authorization`.
+/// ``cachesAuthorizedRequests`` is `true`, to requests carrying credential headers
+/// (`Authorization`, `Cookie`, `Proxy-Authorization`, the plugin's `credentialHeaders`), which
+/// are then keyed per credential.
 public protocol CacheableTarget: TargetType {
     /// The policy for this target.
     var cachePolicy: CachePolicy { get }
@@ -22,8 +24,9 @@ public protocol CacheableTarget: TargetType {
     /// Extra text for the key (a user id, a feature flag), like YTK's `cacheSensitiveData`.
     /// Default: `nil`.
     var cacheSensitiveData: String? { get }
-    /// Whether requests with an `Authorization` header may be cached; `nil` uses the plugin's
-    /// setting (off by default). Default: `nil`.
+    /// Whether requests with credential headers (`Authorization`, `Cookie`,
+    /// `Proxy-Authorization`, the plugin's `credentialHeaders`) may be cached, each credential
+    /// under its own key; `nil` uses the plugin's setting (off by default). Default: `nil`.
     var cachesAuthorizedRequests: Bool? { get }
 }
 

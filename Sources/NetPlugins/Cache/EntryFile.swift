@@ -4,16 +4,22 @@ import NetCore
 /// The on-disk format of one ``DiskStorage`` entry.
 ///
 /// ```
-/// "NKCACHE1"                       8-byte magic
+/// "NKCACHE2"                       8-byte magic
 /// u32 length + UTF-8               the full cache key (checked on read)
 /// i64 status, u64 storedAt (Double bits), i64 version, u8 hasMaxAge + i64 maxAge nanoseconds
 /// u32 header count, then u32 length + UTF-8 for each name and value
+/// u32 varying count, then for each: u32 length + UTF-8 name, u8 hasValue, u32 length + UTF-8 value
 /// u64 length + bytes               the body
 /// 32 bytes                         SHA-256 of everything above
 /// ```
-/// Integers are little-endian. Any mismatch (length, magic, checksum, key) makes the file invalid.
+/// Integers are little-endian; an absent varying value is written as hasValue 0 and an empty
+/// string. Any mismatch (length, magic, checksum, key) makes the file invalid.
+///
+/// Files of the first format (`NKCACHE1`) have no varying values and were stored before
+/// credential headers were part of keys and before `private` responses were refused: they are
+/// invalid (a miss, removed on read), never trusted.
 enum EntryFile {
-    static let magic = Array("NKCACHE1".utf8)
+    static let magic = Array("NKCACHE2".utf8)
 
     static func encode(_ entry: CacheEntry, key: CacheKey) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -35,6 +41,12 @@ enum EntryFile {
         for field in fields {
             appendString(field.name, to: &bytes)
             appendString(field.value, to: &bytes)
+        }
+        append(UInt32(entry.varyingHeaders.count), to: &bytes)
+        for varying in entry.varyingHeaders {
+            appendString(varying.name, to: &bytes)
+            bytes.append(varying.value == nil ? 0 : 1)
+            appendString(varying.value ?? "", to: &bytes)
         }
         append(UInt64(entry.data.count), to: &bytes)
         bytes.append(contentsOf: entry.data)
@@ -60,13 +72,21 @@ enum EntryFile {
                 guard let name = reader.string(), let value = reader.string() else { return nil }
                 fields.append((name, value))
             }
+            guard let varyingCount = reader.u32() else { return nil }
+            var varying: [VaryingHeader] = []
+            for _ in 0..<varyingCount {
+                guard let name = reader.string(), let hasValue = reader.take(1), let value = reader.string()
+                else { return nil }
+                varying.append(VaryingHeader(name: name, value: hasValue[hasValue.startIndex] == 1 ? value : nil))
+            }
             guard let bodyLength = reader.u64(), bodyLength == UInt64(reader.remaining),
                   let body = reader.take(Int(bodyLength)) else { return nil }
             return CacheEntry(
                 statusCode: Int(Int64(bitPattern: status)), headers: HTTPHeaders(fields: fields), data: Data(body),
                 storedAt: Date(timeIntervalSince1970: Double(bitPattern: storedAt)),
                 version: Int(Int64(bitPattern: version)),
-                maxAge: hasMaxAge[hasMaxAge.startIndex] == 1 ? .nanoseconds(Int64(bitPattern: maxAge)) : nil)
+                maxAge: hasMaxAge[hasMaxAge.startIndex] == 1 ? .nanoseconds(Int64(bitPattern: maxAge)) : nil,
+                varyingHeaders: varying)
         }
     }
 
