@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// NetKit has no package dependencies: Foundation, Dispatch, Synchronization and the
-// system libcurl (NetCurl only) are all it needs.
+// NetKit has no package dependencies: Foundation, Dispatch, Synchronization and, on Linux,
+// the system libcurl are all it needs.
 let package = Package(
     name: "NetKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -15,13 +15,16 @@ let package = Package(
         .executable(name: "NetDemo", targets: ["NetDemo"]),
     ],
     targets: [
-        .target(name: "NetCore"),
+        // On Linux NetCore includes CurlTransport, its default transport; Apple platforms use
+        // URLSession and never need libcurl.
+        .target(name: "NetCore", dependencies: [.target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        .target(name: "NetCurl", dependencies: ["NetCore", "CCurl"]),
+        // Re-exports NetCore (CurlTransport included) for code that imports NetCurl.
+        .target(name: "NetCurl", dependencies: ["NetCore"]),
         .target(name: "NetPlugins", dependencies: ["NetCore"]),
         .target(name: "NetBatch", dependencies: ["NetCore"]),
         .target(name: "NetChain", dependencies: ["NetCore"]),

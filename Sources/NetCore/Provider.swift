@@ -26,11 +26,12 @@ public final class Provider<Target: TargetType>: Sendable {
 
     /// Creates a provider.
     /// - Parameters:
-    ///   - transport: Sends the requests. Default: ``URLSessionTransport``.
+    ///   - transport: Sends the requests. Default: ``DefaultTransport/shared`` (`CurlTransport` on
+    ///     Linux, ``URLSessionTransport`` on Apple platforms), one instance for the whole process.
     ///   - plugins: Run in this order for every request.
     ///   - configuration: Base URL, headers, query, timeout, attempts and coders for every request.
     public init(
-        transport: any Transport = URLSessionTransport(), plugins: [any Plugin] = [],
+        transport: any Transport = DefaultTransport.shared, plugins: [any Plugin] = [],
         configuration: ProviderConfiguration = ProviderConfiguration()
     ) {
         self.transport = transport

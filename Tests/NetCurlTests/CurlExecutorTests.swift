@@ -1,6 +1,6 @@
 import Foundation
 import NetCore
-@testable import NetCurl
+@testable import NetCore
 import Testing
 
 @Suite("CurlTransport's loop executor", .timeLimit(.minutes(1)))

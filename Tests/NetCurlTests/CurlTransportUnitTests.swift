@@ -1,7 +1,7 @@
 import Foundation
 import NetTestSupport
 import NetCore
-@testable import NetCurl
+@testable import NetCore
 import Testing
 
 @Suite("CurlTransport without servers")

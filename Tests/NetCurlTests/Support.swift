@@ -1,6 +1,6 @@
 import Foundation
 import NetCore
-@testable import NetCurl
+@testable import NetCore
 import Testing
 
 /// Loopback servers started by `scripts/test` (see scripts/servers.sh).

@@ -1,5 +1,5 @@
+#if canImport(CCurl)
 import Foundation
-import NetCore
 
 #if canImport(Glibc)
 import Glibc
@@ -161,3 +161,4 @@ final class CurlDownload {
         return Int64(value[value.index(after: slash)...].trimmingCharacters(in: .whitespaces))
     }
 }
+#endif

@@ -1,6 +1,6 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
-import NetCore
 
 /// Turns a ``TLSPolicy`` into easy-handle options.
 ///
@@ -69,3 +69,4 @@ enum CurlTLS {
         return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
     }
 }
+#endif

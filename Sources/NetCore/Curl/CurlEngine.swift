@@ -1,6 +1,6 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
-import NetCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -187,3 +187,4 @@ enum CurlGlobal {
         precondition(initialized, "NetCurl: curl_global_init failed")
     }
 }
+#endif

@@ -1,6 +1,6 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
-import NetCore
 
 extension CurlTransfer {
     /// Sets every option for the request on the (freshly reset) easy handle.
@@ -140,3 +140,4 @@ extension CurlTransfer {
         return max(1, Int(total))
     }
 }
+#endif

@@ -1,5 +1,5 @@
+#if canImport(CCurl)
 import Foundation
-import NetCore
 
 /// The parts of a request's options that are plain text: worked out in the caller's task before
 /// the request reaches the loop thread, which then only hands them to libcurl.
@@ -25,8 +25,9 @@ struct CurlRequestHead: Sendable {
         }
         var lines: [String] = []
         lines.reserveCapacity(request.headers.count + 2)
-        var hasContentType = false, hasExpect = false
+        var hasContentType = false, hasExpect = false, hasUserAgent = false
         for field in request.headers {
+            if HTTPHeaders.sameName(field.name, "User-Agent") { hasUserAgent = true }
             // libcurl sets Content-Length from the body; a second one would make the request invalid.
             if HTTPHeaders.sameName(field.name, "Content-Length") { continue }
             if HTTPHeaders.sameName(field.name, "Content-Type") { hasContentType = true }
@@ -34,6 +35,8 @@ struct CurlRequestHead: Sendable {
             // "Name;" is libcurl's syntax for a header with an empty value ("Name:" would remove it).
             lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
+        // libcurl sends no User-Agent of its own; some servers refuse requests without one.
+        if !hasUserAgent { lines.append("User-Agent: " + NetKitInfo.userAgent) }
         if sendsBody {
             // libcurl would add a form Content-Type to a POST without one, and Expect: 100-continue
             // (a round trip) to larger bodies.
@@ -43,3 +46,4 @@ struct CurlRequestHead: Sendable {
         headerLines = lines
     }
 }
+#endif

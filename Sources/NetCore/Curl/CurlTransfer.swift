@@ -1,6 +1,6 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
-import NetCore
 
 /// One request on the loop thread: its easy handle's options, the callbacks' state and the
 /// response being assembled. Only the loop thread touches it.
@@ -256,3 +256,4 @@ final class CurlTransfer {
         return .unreadableFile(target: CurlErrors.describe(request.target), url: url, reason: "\(error)")
     }
 }
+#endif

@@ -1,5 +1,5 @@
+#if canImport(CCurl)
 import Foundation
-import NetCore
 
 /// What the loop thread hands back for a finished transfer: plain bytes and numbers.
 ///
@@ -102,3 +102,4 @@ struct CurlTimings: Sendable {
         )
     }
 }
+#endif

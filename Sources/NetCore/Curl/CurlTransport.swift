@@ -1,5 +1,5 @@
+#if canImport(CCurl)
 import Foundation
-import NetCore
 
 /// The fast transport for Linux: libcurl's multi interface driven by one event-loop thread.
 ///
@@ -134,3 +134,4 @@ public final class CurlTransport: Transport {
         return reply.response(for: request)
     }
 }
+#endif

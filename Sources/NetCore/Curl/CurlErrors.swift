@@ -1,6 +1,6 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
-import NetCore
 
 /// Maps libcurl result codes to ``NetworkError`` values a person can act on.
 enum CurlErrors {
@@ -72,3 +72,4 @@ enum CurlErrors {
         return "\(type(of: target)).\(target)"
     }
 }
+#endif

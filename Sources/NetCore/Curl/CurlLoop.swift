@@ -1,6 +1,6 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
-import NetCore
 
 #if canImport(Glibc)
 import Glibc
@@ -197,3 +197,4 @@ struct CurlHandle {
         errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
     }
 }
+#endif

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The transport a ``Provider`` uses when it is given none: one process-wide instance, created
+/// on first use and kept for the life of the process (so it is never torn down while in use).
+///
+/// - Linux: `CurlTransport` (libcurl's multi interface: 3-9x the throughput of URLSession there,
+///   TLS pinning, progress, 307/308 bodies, and no FoundationNetworking aborts).
+/// - Apple platforms: ``URLSessionTransport``.
+///
+/// Every provider without an explicit transport shares it, so they share one connection pool
+/// and, on Linux, one event-loop thread.
+public enum DefaultTransport {
+    /// The shared default transport of this platform.
+    public static var shared: any Transport { instance }
+
+    #if canImport(CCurl)
+    private static let instance: any Transport = CurlTransport()
+    #else
+    private static let instance: any Transport = URLSessionTransport()
+    #endif
+}
+
+/// What NetKit says about itself on the wire.
+public enum NetKitInfo {
+    /// This release of NetKit.
+    public static let version = "0.2.0"
+
+    /// The default `User-Agent`: `NetKit/<version> (<OS>)`. Configuration headers and target
+    /// headers replace it.
+    public static let userAgent: String = {
+        #if os(Linux)
+        let system = "Linux"
+        #elseif os(macOS)
+        let system = "macOS"
+        #elseif os(iOS)
+        let system = "iOS"
+        #else
+        let system = "Apple"
+        #endif
+        return "NetKit/\(version) (\(system))"
+    }()
+}
