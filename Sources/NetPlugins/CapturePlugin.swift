@@ -20,7 +20,9 @@ import Synchronization
 /// oldest entries go. An exchange larger than `maxBytes` alone is kept without its bodies.
 ///
 /// Values under redacted names (``Redaction``) never leave the capture: entries, queries and the
-/// HAR all show `<redacted>`.
+/// HAR all show `<redacted>`. URLs lose their userinfo; JSON, form and multipart bodies are
+/// redacted by field name; every body (binary included) and error message has the request's
+/// secret values replaced.
 public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
     public let redaction: Redaction
@@ -31,7 +33,7 @@ public final class CapturePlugin: Plugin {
     /// - Parameters:
     ///   - maxEntries: The most entries kept. Default 1000.
     ///   - maxBytes: The most body bytes (request plus response) kept. Default 16 MiB.
-    ///   - redaction: Header and query names whose values are hidden. Default: ``Redaction/default``.
+    ///   - redaction: Header, query and field names whose values are hidden. Default: ``Redaction/default``.
     public init(maxEntries: Int = 1000, maxBytes: Int = 16 << 20, redaction: Redaction = .default) {
         self.redaction = redaction
         self.maxBytes = max(0, maxBytes)

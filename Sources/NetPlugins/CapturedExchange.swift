@@ -9,7 +9,7 @@ public struct CapturedExchange: Sendable {
     public let attempt: Int
     /// The request method.
     public let method: HTTPMethod
-    /// The request URL as text, redacted query values replaced.
+    /// The request URL as text, without userinfo, redacted query values replaced.
     public let url: String
     /// The request host.
     public let host: String
@@ -17,14 +17,16 @@ public struct CapturedExchange: Sendable {
     public let path: String
     /// The request headers, redacted.
     public let requestHeaders: HTTPHeaders
-    /// The request body when it was in memory (secrets scrubbed); `nil` for file bodies or when
+    /// The request body when it was in memory, redacted (secret JSON keys, form and multipart
+    /// fields, then known secret values, binary bytes included); `nil` for file bodies or when
     /// the exchange was too large to keep bodies.
     public let requestBody: Data?
     /// The status code, or `nil` when no response arrived.
     public let statusCode: Int?
     /// The response headers, redacted.
     public let responseHeaders: HTTPHeaders
-    /// The response body (secrets scrubbed); empty when there was none or it was not kept.
+    /// The response body, redacted like ``requestBody`` (a binary body has known secret bytes
+    /// replaced); empty when there was none or it was not kept.
     public let responseBody: Data
     /// Where the response came from.
     public let source: ResponseSource?
@@ -69,21 +71,25 @@ struct CaptureRecord: Sendable {
     let bodiesOmitted: Bool
 
     func redacted(with redaction: Redaction) -> CapturedExchange {
-        let secrets = redaction.secrets(in: request, responseHeaders: response?.headers)
+        let secrets = redaction.knownSecrets(in: request, responseHeaders: response?.headers)
+        let rules = redaction.rules
         let requestBody = bodiesOmitted ? nil : request.body.inMemoryData.map {
-            BodyText.redactedBytes($0, contentType: request.headers["Content-Type"], redaction: redaction, secrets: secrets)
+            BodyText.redactedBytes($0, contentType: SecretRedactor.contentType(of: request), redaction: redaction, secrets: secrets)
         }
         let responseBody = response.map {
             BodyText.redactedBytes($0.data, contentType: $0.headers["Content-Type"], redaction: redaction, secrets: secrets)
         } ?? Data()
+        func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
+            HTTPHeaders(fields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: rules).map { ($0.name, $0.value) })
+        }
         return CapturedExchange(
             id: request.id, attempt: request.attempt, method: request.method, url: redaction.redact(request.url),
             host: request.host, path: request.url.path,
-            requestHeaders: HTTPHeaders(fields: redaction.redact(request.headers).map { ($0.name, $0.value) }),
+            requestHeaders: headers(request.headers),
             requestBody: requestBody, statusCode: response?.statusCode,
-            responseHeaders: HTTPHeaders(fields: (response.map { redaction.redact($0.headers) } ?? []).map { ($0.name, $0.value) }),
+            responseHeaders: response.map { headers($0.headers) } ?? HTTPHeaders(),
             responseBody: responseBody, source: response?.source,
-            error: error.map { Redaction.scrub($0.description, secrets: secrets) },
+            error: error.map { SecretRedactor.redact(text: $0.description, url: request.url, secrets: secrets, rules: rules) },
             startDate: startDate, duration: duration, metrics: response?.metrics, bodiesOmitted: bodiesOmitted
         )
     }

@@ -14,8 +14,10 @@ import NetCore
 /// ```
 ///
 /// Values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, of the default
-/// secret query items (see ``Redaction``) and of configured names are written as `<redacted>`,
-/// everywhere: URLs, headers, JSON bodies, error messages and the cURL command.
+/// secret query items and body fields (see ``Redaction``) and of configured names are written as
+/// `<redacted>`, everywhere: URLs (whose userinfo is dropped), headers, JSON, form and multipart
+/// bodies, error messages and the cURL command. Other bodies have the request's secret values
+/// replaced wherever they reappear.
 ///
 /// The compact mode (default) builds one string per line and never parses bodies. Outcomes that
 /// never reach the transport (a cache answer in `prepare`, a stop, a build error) and results a
@@ -48,7 +50,7 @@ public struct LoggerPlugin: Plugin {
     ///   - verbosity: ``Verbosity/compact`` (default) or ``Verbosity/verbose``.
     ///   - bodyLimit: In verbose mode, bodies longer than this many characters are cut. Default 4096.
     ///   - includesCurlCommand: Adds a redacted `curl` command after each request line. Default off.
-    ///   - redaction: Header and query names whose values are hidden. Default: ``Redaction/default``.
+    ///   - redaction: Header, query and field names whose values are hidden. Default: ``Redaction/default``.
     ///   - output: Receives each entry (one line in compact mode, several in verbose mode).
     ///     Called concurrently from any task. Default: standard output.
     public init(
@@ -77,9 +79,9 @@ public struct LoggerPlugin: Plugin {
         line.append(request.attempt)
         var entry = line.string
         if verbosity == .verbose || includesCurlCommand {
-            let secrets = redaction.secrets(in: request)
+            let secrets = redaction.knownSecrets(in: request, responseHeaders: nil)
             if verbosity == .verbose { entry += details(of: request, secrets: secrets) }
-            if includesCurlCommand { entry += "\n" + CurlCommand.make(for: request, redaction: redaction, secrets: secrets) }
+            if includesCurlCommand { entry += "\n" + curlCommand(for: request, secrets: secrets) }
         }
         output(entry)
         return .proceed
@@ -131,7 +133,7 @@ public struct LoggerPlugin: Plugin {
         builder.append(response.source.rawValue)
         var line = builder.string
         if verbosity == .verbose {
-            line += details(of: response, secrets: redaction.secrets(in: request, response: response))
+            line += details(of: response, secrets: redaction.knownSecrets(in: request, responseHeaders: response.headers))
         }
         return line
     }
@@ -142,8 +144,9 @@ public struct LoggerPlugin: Plugin {
         }
         var line = "← ERROR \(request.method.rawValue) \(redaction.redact(request.url))"
         if let duration = elapsed(request) { line += " " + duration.logText }
-        let secrets = redaction.secrets(in: request, response: error.response)
-        line += " attempt=\(request.attempt): " + Redaction.scrub(error.description, secrets: secrets)
+        let secrets = redaction.knownSecrets(in: request, responseHeaders: error.response?.headers)
+        line += " attempt=\(request.attempt): "
+            + SecretRedactor.redact(text: error.description, url: request.url, secrets: secrets, rules: redaction.rules)
         if verbosity == .verbose, let response = error.response {
             line += details(of: response, secrets: secrets)
         }
@@ -154,14 +157,26 @@ public struct LoggerPlugin: Plugin {
         request.attemptElapsed
     }
 
-    private func details(of request: Request, secrets: [String]) -> String {
-        var text = headerLines(redaction.redact(request.headers))
+    /// The cURL command for `request` with every output redacted the same way: headers, URL, and
+    /// the body by structure and by known secrets (the command gets the redacted bytes).
+    private func curlCommand(for request: Request, secrets: KnownSecrets) -> String {
+        var shown = request
+        shown.headers = HTTPHeaders(fields: headerFields(request.headers, secrets: secrets).map { ($0.name, $0.value) })
+        if let body = request.body.inMemoryData, !body.isEmpty {
+            let contentType = SecretRedactor.contentType(of: request)
+            shown.body = .data(BodyText.redactedBytes(body, contentType: contentType, redaction: redaction, secrets: secrets))
+        }
+        return CurlCommand.make(for: shown, redaction: redaction, secrets: secrets.values)
+    }
+
+    private func details(of request: Request, secrets: KnownSecrets) -> String {
+        var text = headerLines(headerFields(request.headers, secrets: secrets))
         switch request.body {
         case .none: break
         case .file(let url): text += "\n  body: <file \(url.path), \(ByteCount.format(request.body.contentLength ?? 0))>"
         case .data, .multipart:
             if let data = request.body.inMemoryData {
-                text += "\n  body: " + bodyText(data, contentType: request.headers["Content-Type"], secrets: secrets)
+                text += "\n  body: " + bodyText(data, contentType: SecretRedactor.contentType(of: request), secrets: secrets)
             } else {
                 text += "\n  body: <multipart, \(ByteCount.format(request.body.contentLength ?? 0))>"
             }
@@ -169,8 +184,8 @@ public struct LoggerPlugin: Plugin {
         return text
     }
 
-    private func details(of response: Response, secrets: [String]) -> String {
-        var text = headerLines(redaction.redact(response.headers))
+    private func details(of response: Response, secrets: KnownSecrets) -> String {
+        var text = headerLines(headerFields(response.headers, secrets: secrets))
         if let file = response.fileURL {
             text += "\n  body: <file \(file.path)>"
         } else if !response.data.isEmpty {
@@ -179,11 +194,15 @@ public struct LoggerPlugin: Plugin {
         return text
     }
 
+    private func headerFields(_ headers: HTTPHeaders, secrets: KnownSecrets) -> [(name: String, value: String)] {
+        SecretRedactor.redact(headers: headers, secrets: secrets, rules: redaction.rules)
+    }
+
     private func headerLines(_ headers: [(name: String, value: String)]) -> String {
         headers.map { "\n  \($0.name): \($0.value)" }.joined()
     }
 
-    private func bodyText(_ data: Data, contentType: String?, secrets: [String]) -> String {
+    private func bodyText(_ data: Data, contentType: String?, secrets: KnownSecrets) -> String {
         guard let text = BodyText.text(data, contentType: contentType, pretty: true, redaction: redaction, secrets: secrets) else {
             return BodyText.summary(data, contentType: contentType)
         }

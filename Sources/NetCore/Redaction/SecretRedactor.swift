@@ -45,9 +45,28 @@ package enum SecretRedactor {
         return secrets.scrub(text)
     }
 
-    /// Redacts a body excerpt meant for people (an error's "Body: …"), given its content type and
-    /// the secrets known from the request. The result is text; binary bytes are decoded leniently.
-    package static func redact(excerpt data: Data, contentType: String?, secrets: KnownSecrets, rules: RedactionRules = .default) -> String {
-        String(decoding: redact(body: data, contentType: contentType, secrets: secrets, rules: rules), as: UTF8.self)
+    /// `METHOD url` for messages about `request`, the URL redacted (see ``redact(url:rules:)``).
+    package static func describe(_ request: Request, rules: RedactionRules = .default) -> String {
+        "\(request.method.rawValue) \(redact(url: request.url, rules: rules))"
+    }
+
+    /// The start of a body, redacted, for a message (an error's "Body: …"): at most `limit` bytes
+    /// of the redacted body, then `…` when there was more.
+    ///
+    /// Redaction runs before the cut, on a prefix somewhat longer than `limit`, so a secret that
+    /// crosses the cut is still recognised and a huge body is not redacted whole.
+    /// - Parameters:
+    ///   - body: The body bytes (a response's data, usually).
+    ///   - contentType: Its `Content-Type`, which picks the structural redaction (JSON, form,
+    ///     multipart).
+    ///   - secrets: The known secrets, usually `KnownSecrets(request:responseHeaders:rules:)`.
+    ///   - limit: The most bytes shown. Default 200.
+    package static func excerpt(
+        of body: Data, contentType: String?, secrets: KnownSecrets, limit: Int = 200, rules: RedactionRules = .default
+    ) -> String {
+        let margin = 4096
+        let redacted = redact(body: body.prefix(limit + margin), contentType: contentType, secrets: secrets, rules: rules)
+        let shown = String(decoding: redacted.prefix(max(0, limit)), as: UTF8.self)
+        return redacted.count > limit || body.count > limit + margin ? shown + "…" : shown
     }
 }

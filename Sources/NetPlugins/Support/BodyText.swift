@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// Turns bodies into safe, readable text for logs and exports (slow paths only).
 enum BodyText {
@@ -14,48 +15,35 @@ enum BodyText {
         contentType?.lowercased().contains("json") ?? false
     }
 
-    /// `data` as text with redacted JSON keys and scrubbed secrets, or `nil` when it is binary.
+    /// `data` redacted (see ``Redaction``) and shown as text, or `nil` when it is binary.
     ///
-    /// JSON (by content type, or any body that parses as an object or array when `contentType` is
-    /// unknown) is re-serialised, pretty-printed when `pretty` is set, with the values of keys
-    /// named like redacted headers or query items replaced.
-    static func text(_ data: Data, contentType: String?, pretty: Bool, redaction: Redaction, secrets: [String]) -> String? {
+    /// JSON (by content type, or any body that starts with `{` or `[` when `contentType` is
+    /// unknown) is pretty-printed with sorted keys when `pretty` is set and it parses; redaction
+    /// happens on the bytes first, so truncated JSON is redacted too.
+    static func text(_ data: Data, contentType: String?, pretty: Bool, redaction: Redaction, secrets: KnownSecrets) -> String? {
         if data.isEmpty { return "" }
-        let looksLikeJSON = isJSON(contentType) || (contentType == nil && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(data.first))
-        if looksLikeJSON, let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
-            var changed = false
-            let cleaned = redactKeys(object, redaction: redaction, changed: &changed)
-            var options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes]
-            if pretty { options.insert(.prettyPrinted); options.insert(.sortedKeys) }
-            if let rendered = try? JSONSerialization.data(withJSONObject: cleaned, options: options) {
-                return Redaction.scrub(String(decoding: rendered, as: UTF8.self), secrets: secrets)
-            }
+        let redacted = redactedBytes(data, contentType: contentType, redaction: redaction, secrets: secrets)
+        if pretty, SecretRedactor.format(contentType: contentType, body: data) == .json,
+           let object = try? JSONSerialization.jsonObject(with: redacted, options: [.fragmentsAllowed]),
+           let rendered = try? JSONSerialization.data(
+               withJSONObject: object, options: [.fragmentsAllowed, .withoutEscapingSlashes, .prettyPrinted, .sortedKeys]) {
+            // Rendering decodes escapes, which can spell a secret anew: scrub once more.
+            return secrets.scrub(String(decoding: rendered, as: UTF8.self))
         }
-        guard isTextual(contentType) || contentType == nil, let string = String(data: data, encoding: .utf8) else {
+        guard isTextual(contentType) || contentType == nil, let string = String(data: redacted, encoding: .utf8) else {
             return nil
         }
         if contentType == nil, string.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
             return nil
         }
-        return Redaction.scrub(string, secrets: secrets)
+        return string
     }
 
-    /// `data` with secrets removed, as bytes, for captures and exports: JSON whose keys need
-    /// redacting is re-serialised; other text only has secret values replaced; binary is kept.
-    static func redactedBytes(_ data: Data, contentType: String?, redaction: Redaction, secrets: [String]) -> Data {
-        guard !data.isEmpty, isTextual(contentType) || contentType == nil, let string = String(data: data, encoding: .utf8) else {
-            return data
-        }
-        if isJSON(contentType) || [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(data.first),
-           let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
-            var changed = false
-            let cleaned = redactKeys(object, redaction: redaction, changed: &changed)
-            if changed, let rendered = try? JSONSerialization.data(withJSONObject: cleaned, options: [.fragmentsAllowed, .withoutEscapingSlashes]) {
-                return Data(Redaction.scrub(String(decoding: rendered, as: UTF8.self), secrets: secrets).utf8)
-            }
-        }
-        let scrubbed = Redaction.scrub(string, secrets: secrets)
-        return scrubbed == string ? data : Data(scrubbed.utf8)
+    /// `data` with secrets removed, as bytes, for cURL commands, captures and exports: JSON keys,
+    /// form and multipart fields with redacted names are replaced, then known secret values
+    /// anywhere (binary bodies included).
+    static func redactedBytes(_ data: Data, contentType: String?, redaction: Redaction, secrets: KnownSecrets) -> Data {
+        SecretRedactor.redact(body: data, contentType: contentType, secrets: secrets, rules: redaction.rules)
     }
 
     /// A one-line summary of a body that is not shown as text.
@@ -67,28 +55,6 @@ enum BodyText {
     static func truncate(_ text: String, limit: Int) -> String {
         guard limit >= 0, text.count > limit else { return text }
         return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
-    }
-
-    private static func redactKeys(_ value: Any, redaction: Redaction, changed: inout Bool) -> Any {
-        if let object = value as? [String: Any] {
-            var result: [String: Any] = [:]
-            for (key, child) in object {
-                let lowered = key.lowercased()
-                if redaction.headerNames.contains(lowered) || redaction.queryNames.contains(lowered) {
-                    result[key] = Redaction.placeholder
-                    changed = true
-                } else {
-                    result[key] = redactKeys(child, redaction: redaction, changed: &changed)
-                }
-            }
-            return result
-        }
-        if let array = value as? [Any] {
-            var result: [Any] = []
-            for element in array { result.append(redactKeys(element, redaction: redaction, changed: &changed)) }
-            return result
-        }
-        return value
     }
 }
 

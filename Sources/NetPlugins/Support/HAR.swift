@@ -2,7 +2,9 @@ import Foundation
 import NetCore
 
 /// A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/) built from captured
-/// exchanges. Optional fields that are `nil` are left out; custom fields start with `_`.
+/// exchanges, which are already redacted (URLs, headers, bodies, errors): the document adds no
+/// value of its own that was not redacted. Optional fields that are `nil` are left out; custom
+/// fields start with `_`.
 struct HARDocument: Encodable {
     struct Log: Encodable {
         var version = "1.2"
@@ -105,7 +107,8 @@ struct HARDocument: Encodable {
         let total = timings.send + timings.wait + timings.receive + max(0, timings.connect)
         let requestType = exchange.requestHeaders["Content-Type"]
         let postData = exchange.requestBody.flatMap { body -> PostData? in
-            body.isEmpty ? nil : PostData(mimeType: requestType ?? "application/octet-stream", text: text(of: body).text)
+            body.isEmpty ? nil : PostData(mimeType: requestType ?? "application/octet-stream", params: formParams(body, contentType: requestType),
+                                          text: text(of: body).text)
         }
         let request = HARRequest(
             method: exchange.method.rawValue, url: exchange.url, httpVersion: httpVersion,
@@ -147,6 +150,17 @@ struct HARDocument: Encodable {
     private static func text(of data: Data) -> (text: String, base64: Bool) {
         if let string = String(data: data, encoding: .utf8) { return (string, false) }
         return (data.base64EncodedString(), true)
+    }
+
+    /// The fields of an (already redacted) form body, decoded, for HAR's `postData.params`.
+    private static func formParams(_ body: Data, contentType: String?) -> [NameValue] {
+        guard SecretRedactor.format(contentType: contentType, body: body) == .form,
+              let text = String(data: body, encoding: .utf8) else { return [] }
+        return text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in PercentEncoding.decode(String(part), plusAsSpace: true) ?? String(part) }
+            return NameValue(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
     }
 
     private static func nameValues(_ headers: HTTPHeaders) -> [NameValue] {
