@@ -82,7 +82,10 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
         }
     }
 
-    public var description: String {
+    /// What failed and what to do, with credentials removed (see the README's security model).
+    public var description: String { redactedDescription }
+
+    private var rawDescription: String {
         switch self {
         case .invalidURL(let target, let reason):
             "Invalid URL for \(target): \(reason). Check the target's baseURL and path."
@@ -119,7 +122,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
         case .transport(let reason):
             "The request failed: \(reason)."
         case .unacceptableStatus(let response):
-            "Status \(response.statusCode) is not accepted for \(response.request.description). Body: \(Response.excerpt(of: response.data))"
+            "Status \(response.statusCode) is not accepted for \(response.request.description). Body: \(response.redactedExcerpt())"
         case .decodingFailed(let type, let keyPath, let reason, let excerpt):
             "Could not decode \(type)\(keyPath.map { " at key path \"\($0)\"" } ?? ""): \(reason). Body starts: \(excerpt)"
         case .businessCode(let code, let message, let response):
@@ -136,6 +139,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
     }
 
     public var errorDescription: String? { description }
+
+    /// The message without credentials: server and library texts may quote URLs with userinfo.
+    private var redactedDescription: String { SecretRedactor.removingUserinfo(in: rawDescription) }
 }
 
 extension NetworkError {

@@ -59,8 +59,8 @@ public struct Request: Sendable, CustomStringConvertible {
     /// The URL's host, or an empty string.
     public var host: String { url.host ?? "" }
 
-    /// `GET https://example.com/path`.
-    public var description: String { "\(method) \(url.absoluteString)" }
+    /// `GET https://example.com/path`, with userinfo and secret query values redacted.
+    public var description: String { SecretRedactor.describe(self) }
 }
 
 /// Where and how a download is stored.

@@ -44,7 +44,7 @@ public struct Response: Sendable, CustomStringConvertible {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw .decodingFailed(type: "JSON", keyPath: nil, reason: error.localizedDescription,
-                                  bodyExcerpt: Self.excerpt(of: data))
+                                  bodyExcerpt: redactedExcerpt())
         }
     }
 
@@ -63,7 +63,7 @@ public struct Response: Sendable, CustomStringConvertible {
             for component in keyPath.split(separator: ".") {
                 guard let object = node as? [String: Any], let child = object[String(component)] else {
                     throw NetworkError.decodingFailed(type: typeName, keyPath: keyPath,
-                                          reason: "no value for key \"\(component)\"", bodyExcerpt: Self.excerpt(of: data))
+                                          reason: "no value for key \"\(component)\"", bodyExcerpt: redactedExcerpt())
                 }
                 node = child
             }
@@ -72,17 +72,20 @@ public struct Response: Sendable, CustomStringConvertible {
         } catch let error as NetworkError {
             throw error
         } catch {
-            throw .decodingFailed(type: typeName, keyPath: keyPath, reason: Self.describe(error), bodyExcerpt: Self.excerpt(of: data))
+            throw .decodingFailed(type: typeName, keyPath: keyPath, reason: Self.describe(error), bodyExcerpt: redactedExcerpt())
         }
     }
 
     public var description: String { "\(statusCode) \(request.description) (\(data.count) bytes, \(source))" }
 
     /// The first 200 characters of a body, for error messages.
-    static func excerpt(of data: Data) -> String {
-        let prefix = data.prefix(200)
-        let text = String(decoding: prefix, as: UTF8.self)
-        return data.count > 200 ? text + "…" : text
+    /// The start of the body for error messages, with secrets redacted (see the README's
+    /// security model); `(empty body)` when there is none.
+    func redactedExcerpt() -> String {
+        guard !data.isEmpty else { return "(empty body)" }
+        let excerpt = SecretRedactor.excerpt(of: data, contentType: headers["Content-Type"],
+                                             secrets: KnownSecrets(request: request, responseHeaders: headers))
+        return excerpt.trimmingCharacters(in: .newlines)
     }
 
     private static func describe(_ error: any Error) -> String {
