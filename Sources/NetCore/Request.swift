@@ -29,6 +29,10 @@ public struct Request: Sendable, CustomStringConvertible {
     public var context: RequestContext
     /// Which attempt this is, starting at 1.
     public internal(set) var attempt: Int
+    /// When this attempt began (before `prepare`).
+    public internal(set) var attemptStartedAt: ContinuousClock.Instant = .now
+    /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
+    public internal(set) var callStorage: CallStorage = CallStorage()
     /// Identifies the call; the same for every attempt.
     public let id: UUID
     /// The target this request was built from.

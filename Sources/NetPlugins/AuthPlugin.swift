@@ -25,12 +25,13 @@ import Synchronization
 ///   ends the call with its 401 instead of looping. (``ProviderConfiguration/maxAttempts`` must
 ///   allow the extra attempt; the default 3 does.)
 /// - A failed refresh fails every request that waited for it with
-///   ``NetworkError/pluginFailed(plugin:reason:)`` naming the refresh error. `failure` cannot
-///   throw, so the plugin lets the 401 proceed there and replaces it in `process`; place other
-///   plugins that inspect final errors after this one.
+///   ``NetworkError/pluginFailed(plugin:reason:)`` naming the refresh error (``FailureAction/fail(_:)``
+///   from `failure`, so every plugin's `process` sees the final error). When the target's
+///   validation accepts 401, the 401 response is kept.
 ///
-/// The hot path (a token is known, no refresh running) takes one short lock in `prepare` and one
-/// in `process`; the shared state is only awaited on the 401 path.
+/// The plugin keeps only its own state: the token, and per call (in ``Request/callStorage``)
+/// whether the call was already retried. The hot path (a token is known, no refresh running)
+/// takes one short lock in `prepare`; the shared state is only awaited on the 401 path.
 ///
 /// `refresh` must not send its request through a provider that uses this same plugin (it would
 /// wait for itself); use a separate provider, or exclude the token endpoint with `appliesTo`.
@@ -51,10 +52,11 @@ public final class AuthPlugin: Plugin {
         var generation = 0
         var pending: Task<String, any Error>?
         var refreshes = 0
-        /// Calls already retried once for authentication (removed in `process`).
-        var retriedCalls: Set<UUID> = []
-        /// Calls whose refresh failed, with the reason (replaced by an error in `process`).
-        var failedCalls: [UUID: String] = [:]
+    }
+
+    /// Whether this call was already retried once for authentication.
+    private enum RetriedKey: RequestContextKey {
+        static var defaultValue: Bool { false }
     }
 
     /// Which token a request was sent with.
@@ -118,28 +120,21 @@ public final class AuthPlugin: Plugin {
         return .proceed
     }
 
-    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
-        guard response.statusCode == 401, await refreshAfterRejection(of: request) else { return .proceed }
+    public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
+        guard response.statusCode == 401, case .retry = await refreshAfterRejection(of: request) else { return .proceed }
         return .retry(after: .zero)
     }
 
     public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        guard error.statusCode == 401, case .unacceptableStatus = error, await refreshAfterRejection(of: request) else {
+        guard error.statusCode == 401, case .unacceptableStatus = error else { return .proceed }
+        switch await refreshAfterRejection(of: request) {
+        case .retry:
+            return .retry(after: .zero)
+        case .keep:
             return .proceed
+        case .refreshFailed(let reason):
+            return .fail(.pluginFailed(plugin: name, reason: "the token refresh failed (\(reason)), so \(request.method) \(request.url.path) stays unauthorized (401)"))
         }
-        return .retry(after: .zero)
-    }
-
-    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        guard request.context[SentTokenKey.self] != nil else { return result }
-        let failure = state.withLock { state -> String? in
-            state.retriedCalls.remove(request.id)
-            return state.failedCalls.removeValue(forKey: request.id)
-        }
-        guard let failure else { return result }
-        let status = (try? result.get().statusCode) ?? (result.failureError?.statusCode)
-        guard status == 401 else { return result }
-        return .failure(.pluginFailed(plugin: name, reason: "the token refresh failed (\(failure)), so \(request.method) \(request.url.path) stays unauthorized (401)"))
     }
 
     // MARK: Tokens
@@ -169,33 +164,37 @@ public final class AuthPlugin: Plugin {
         }
     }
 
+    /// What to do with a request rejected with 401.
+    private enum Rejection {
+        case retry
+        case keep
+        case refreshFailed(String)
+    }
+
     /// Decides, for a request rejected with 401, whether to retry it: once per call, after the
     /// single shared refresh (or at once when its token was already replaced).
-    private func refreshAfterRejection(of request: Request) async -> Bool {
-        guard let sent = request.context[SentTokenKey.self] else { return false }
-        enum Step { case giveUp, retry, wait(Task<String, any Error>) }
+    private func refreshAfterRejection(of request: Request) async -> Rejection {
+        guard let sent = request.context[SentTokenKey.self], !request.callStorage[RetriedKey.self] else { return .keep }
+        request.callStorage[RetriedKey.self] = true
+        enum Step { case retry, wait(Task<String, any Error>) }
         let step = state.withLock { state -> Step in
-            guard state.retriedCalls.insert(request.id).inserted else { return .giveUp }
             if let pending = state.pending { return .wait(pending) }
             if state.generation != sent.generation, state.token != nil { return .retry }
             return .wait(makePendingTask(state: &state, refreshing: true))
         }
         switch step {
-        case .giveUp:
-            return false
         case .retry:
-            return true
+            return .retry
         case .wait(let task):
             do {
                 _ = try await waitCancellably(for: task)
-                return true
+                return .retry
             } catch is CancellationError {
                 // The caller was cancelled while the refresh runs on for the others; the
                 // pipeline reports the cancellation.
-                return false
+                return .keep
             } catch {
-                state.withLock { _ = $0.failedCalls[request.id] = String(describing: error) }
-                return false
+                return .refreshFailed(String(describing: error))
             }
         }
     }
@@ -224,9 +223,3 @@ public final class AuthPlugin: Plugin {
     }
 }
 
-extension Result {
-    var failureError: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}

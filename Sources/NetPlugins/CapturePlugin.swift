@@ -42,35 +42,16 @@ public final class CapturePlugin: Plugin {
 
     // MARK: Hooks
 
-    public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.beginAttempt()
-        return .proceed
-    }
-
-    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
-        request.markReported(.success)
-        record(request, response: CapturedResponse(response), error: nil)
-        return .proceed
-    }
-
-    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        request.markReported(.init(error))
-        record(request, response: error.response.map(CapturedResponse.init), error: error)
-        return .proceed
-    }
-
-    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        if !request.wasReported(result) {
-            switch result {
-            case .success(let response): record(request, response: CapturedResponse(response), error: nil)
-            case .failure(let error): record(request, response: error.response.map(CapturedResponse.init), error: error)
-            }
+    /// Records each attempt's outcome (an observer: it never changes the result).
+    public func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+        switch result {
+        case .success(let response): record(request, response: CapturedResponse(response), error: nil)
+        case .failure(let error): record(request, response: error.response.map(CapturedResponse.init), error: error)
         }
-        return result
     }
 
     private func record(_ request: Request, response: CapturedResponse?, error: NetworkError?) {
-        let duration = response?.metrics?.duration ?? request.attemptElapsed ?? .zero
+        let duration = response?.metrics?.duration ?? .now - request.attemptStartedAt
         let startDate = response?.metrics?.startDate ?? Date(timeIntervalSinceNow: -duration.seconds)
         let requestBytes: Int
         switch request.body {

@@ -64,11 +64,6 @@ public struct LoggerPlugin: Plugin {
         self.output = output
     }
 
-    public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.beginAttempt()
-        return .proceed
-    }
-
     public func willSend(_ request: Request) async -> SendAction {
         var line = LineBuilder()
         line.append("→ " as StaticString)
@@ -87,26 +82,12 @@ public struct LoggerPlugin: Plugin {
         return .proceed
     }
 
-    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
-        request.markReported(.success)
-        output(entry(for: response, request: request))
-        return .proceed
-    }
-
-    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        request.markReported(.init(error))
-        output(entry(for: error, request: request))
-        return .proceed
-    }
-
-    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        if !request.wasReported(result) {
-            switch result {
-            case .success(let response): output(entry(for: response, request: request))
-            case .failure(let error): output(entry(for: error, request: request))
-            }
+    /// Logs how each attempt ended (an observer: it never changes the result).
+    public func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+        switch result {
+        case .success(let response): output(entry(for: response, request: request))
+        case .failure(let error): output(entry(for: error, request: request))
         }
-        return result
     }
 
     // MARK: Entries
@@ -154,7 +135,7 @@ public struct LoggerPlugin: Plugin {
     }
 
     private func elapsed(_ request: Request) -> Duration? {
-        request.attemptElapsed
+        .now - request.attemptStartedAt
     }
 
     /// The cURL command for `request` with every output redacted the same way: headers, URL, and

@@ -92,7 +92,7 @@ public struct RetryPlugin: Plugin {
         self.now = now
     }
 
-    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
+    public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         guard mayRetry(request), decides(.unacceptableStatus(response), request) else { return .proceed }
         return .retry(after: delay(after: request.attempt, response: response))
     }

@@ -20,7 +20,7 @@ struct HTTPBinIntegrationTests {
         private let statuses = Locked<[Int]>([])
         var seen: [Int] { statuses.withLock { $0 } }
 
-        func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        func succeed(_ response: Response, for request: Request) async -> SucceedAction {
             statuses.withLock { $0.append(response.statusCode) }
             return .proceed
         }

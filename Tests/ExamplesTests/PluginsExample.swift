@@ -92,10 +92,11 @@ struct PluginsExample {
         let log = har?["log"] as? [String: Any]
         #expect(log?["version"] as? String == "1.2")
         #expect((log?["entries"] as? [Any])?.count == capture.count)
-        // 401, 200, 200, then the rejected call twice: its 200 attempt (from `succeed`) and the
-        // `.businessCode` error ResponseCodePlugin replaced it with (recorded from `process`).
-        #expect(capture.exchanges.map(\.statusCode) == [401, 200, 200, 200, 200])
-        #expect(capture.exchanges.last?.error != nil)
+        // One entry per attempt (CapturePlugin observes through `didReceive`): 401, 200, 200,
+        // then the rejected call's 200 attempt; the `.businessCode` error ResponseCodePlugin makes
+        // of it in `process` is the call's result, not another attempt.
+        #expect(capture.exchanges.map(\.statusCode) == [401, 200, 200, 200])
+        #expect(capture.exchanges.last?.error == nil)
         #expect(capture.exchanges(status: 401).count == 1)
         // Captures are redacted: the token never leaves the plugin.
         #expect(!String(decoding: try Data(contentsOf: harURL), as: UTF8.self).contains("fresh-token"))

@@ -35,7 +35,7 @@ struct StubbingExample {
         let hooks = Locked<[String]>([])
         func prepare(_ request: inout Request) async throws -> PrepareAction { hooks.update { $0.append("prepare") }; return .proceed }
         func willSend(_ request: Request) async -> SendAction { hooks.update { $0.append("willSend") }; return .proceed }
-        func succeed(_ response: Response, for request: Request) async -> RetryAction { hooks.update { $0.append("succeed") }; return .proceed }
+        func succeed(_ response: Response, for request: Request) async -> SucceedAction { hooks.update { $0.append("succeed") }; return .proceed }
         func failure(_ error: NetworkError, for request: Request) async -> FailureAction { hooks.update { $0.append("failure") }; return .proceed }
         func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
             hooks.update { $0.append("process") }

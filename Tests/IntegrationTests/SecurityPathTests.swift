@@ -32,7 +32,7 @@ struct SecurityPathTests {
         private let entries = Locked<[Entry]>([])
         var all: [Entry] { entries.withLock { $0 } }
 
-        func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        func succeed(_ response: Response, for request: Request) async -> SucceedAction {
             record(request, error: nil)
             return .proceed
         }

@@ -67,7 +67,7 @@ struct RecordingPlugin: Plugin {
     let recorder: Recorder
     var onPrepare: @Sendable (inout Request) async throws -> PrepareAction = { _ in .proceed }
     var onWillSend: @Sendable (Request) async -> SendAction = { _ in .proceed }
-    var onSucceed: @Sendable (Response, Request) async -> RetryAction = { _, _ in .proceed }
+    var onSucceed: @Sendable (Response, Request) async -> SucceedAction = { _, _ in .proceed }
     var onFailure: @Sendable (NetworkError, Request) async -> FailureAction = { _, _ in .proceed }
     var onProcess: @Sendable (Result<Response, NetworkError>, Request) async -> Result<Response, NetworkError> = { result, _ in result }
 
@@ -86,7 +86,7 @@ struct RecordingPlugin: Plugin {
         return await onWillSend(request)
     }
 
-    func succeed(_ response: Response, for request: Request) async -> RetryAction {
+    func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         recorder.record("\(name).succeed")
         return await onSucceed(response, request)
     }

@@ -117,7 +117,7 @@ struct LivePluginTests {
             starts.withLock { $0.append(.now) }
             return .proceed
         }
-        func succeed(_ response: Response, for request: Request) async -> RetryAction {
+        func succeed(_ response: Response, for request: Request) async -> SucceedAction {
             ends.withLock { $0.append(.now) }
             return .proceed
         }

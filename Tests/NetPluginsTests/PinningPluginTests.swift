@@ -114,7 +114,7 @@ struct PinningPluginTests {
         let sent = Counter()
         struct Watch: Plugin {
             let sent: Counter
-            func succeed(_ response: Response, for request: Request) async -> RetryAction { sent.increment(); return .proceed }
+            func succeed(_ response: Response, for request: Request) async -> SucceedAction { sent.increment(); return .proceed }
         }
         var target = Endpoint()
         // Nothing listens on port 9 (discard); a request that were sent would fail with a connection error instead.

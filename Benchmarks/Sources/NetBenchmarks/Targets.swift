@@ -30,7 +30,7 @@ struct SmallDocument: Decodable, Sendable {
 struct NoOpPlugin: Plugin {
     func prepare(_ request: inout Request) async throws -> PrepareAction { .proceed }
     func willSend(_ request: Request) async -> SendAction { .proceed }
-    func succeed(_ response: Response, for request: Request) async -> RetryAction { .proceed }
+    func succeed(_ response: Response, for request: Request) async -> SucceedAction { .proceed }
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction { .proceed }
     func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> { result }
 }

@@ -21,17 +21,24 @@ struct Pipeline: Sendable {
     /// wait would pass the deadline is not started, so the caller gets the last real result.
     func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
         let id = RequestIdentifier.next()
+        let storage = CallStorage()
         var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var attempt = 1
         while true {
-            let request: Request
+            let startedAt = ContinuousClock.now
+            var request: Request
             do {
                 request = try builder.build(target, id: id, attempt: attempt, context: context)
             } catch {
-                let fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
+                var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
+                fallback.attemptStartedAt = startedAt
+                fallback.callStorage = storage
+                await plugins.didReceive(.failure(error), for: fallback)
                 return await plugins.process(.failure(error), for: fallback)
             }
+            request.attemptStartedAt = startedAt
+            request.callStorage = storage
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events)
             switch outcome {
             case .finished(let result):
@@ -61,44 +68,54 @@ struct Pipeline: Sendable {
         case retry(after: Duration, Result<Response, NetworkError>)
     }
 
-    /// One attempt from prepare to the succeed/failure decision.
+    /// One attempt from prepare to the succeed/failure decision; observers see its outcome once.
     private func attemptOnce(
         _ built: Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents
     ) async -> (AttemptOutcome, Request) {
         var request = built
-        switch await plugins.prepare(&request, onProvisional: events.onProvisional) {
-        case .send: break
-        case .respond(let response): return (.finished(.success(response)), request)
-        case .fail(let error): return (.finished(.failure(error)), request)
-        }
-        if let deadline {
-            let remaining = deadline - .now
-            guard remaining > .zero else { return (.finished(.failure(.timedOut)), request) }
-            request.timeout = min(request.timeout, remaining)
-        } else {
-            deadline = .now + request.timeout
-        }
-        if let attemptTimeout = configuration.attemptTimeout { request.timeout = min(request.timeout, attemptTimeout) }
-        if Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
-        if let invalid = RequestValidation.check(request) { return (.finished(.failure(invalid)), request) }
-        if let stop = await plugins.willSend(request) { return (.finished(.failure(stop)), request) }
-
-        let result = await send(request, progress: events.onProgress)
-        switch result {
+        let result = await exchange(&request, deadline: &deadline, events: events)
+        await plugins.didReceive(result.outcome, for: request)
+        guard result.reachedTransport else { return (.finished(result.outcome), request) }
+        switch result.outcome {
         case .success(let response):
             switch await plugins.succeed(response, for: request) {
-            case .proceed: return (.finished(result), request)
-            case .retry(let delay): return (.retry(after: delay, result), request)
+            case .proceed: return (.finished(result.outcome), request)
+            case .retry(let delay): return (.retry(after: delay, result.outcome), request)
             }
         case .failure(let error):
             let decision = await plugins.failure(error, for: request)
             if error.isCancellation || Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
             switch decision {
-            case .proceed: return (.finished(result), request)
-            case .retry(let delay): return (.retry(after: delay, result), request)
+            case .proceed: return (.finished(result.outcome), request)
+            case .retry(let delay): return (.retry(after: delay, result.outcome), request)
             case .recover(let response): return (.finished(.success(response)), request)
+            case .fail(let replacement): return (.finished(.failure(replacement)), request)
             }
         }
+    }
+
+    /// prepare, checks, willSend and the transport: what one attempt produced, and whether it
+    /// came from the transport (only then do `succeed`/`failure` run).
+    private func exchange(
+        _ request: inout Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents
+    ) async -> (outcome: Result<Response, NetworkError>, reachedTransport: Bool) {
+        switch await plugins.prepare(&request, onProvisional: events.onProvisional) {
+        case .send: break
+        case .respond(let response): return (.success(response), false)
+        case .fail(let error): return (.failure(error), false)
+        }
+        if let deadline {
+            let remaining = deadline - .now
+            guard remaining > .zero else { return (.failure(.timedOut), false) }
+            request.timeout = min(request.timeout, remaining)
+        } else {
+            deadline = .now + request.timeout
+        }
+        if let attemptTimeout = configuration.attemptTimeout { request.timeout = min(request.timeout, attemptTimeout) }
+        if Task.isCancelled { return (.failure(.cancelled), false) }
+        if let invalid = RequestValidation.check(request) { return (.failure(invalid), false) }
+        if let stop = await plugins.willSend(request) { return (.failure(stop), false) }
+        return (await send(request, progress: events.onProgress), true)
     }
 
     /// Transport plus validation.

@@ -21,6 +21,15 @@ import Foundation
 ///    Cancellation is reported to `failure` but never retried or recovered.
 /// 5. ``process(_:for:)`` on every plugin in order, each transforming the result of the one
 ///    before. It runs for every outcome: success, failure, stop, cancellation.
+///
+/// Beside the deciding hooks, ``didReceive(_:for:)`` observes: the pipeline calls it on every
+/// plugin exactly once per attempt, whatever the attempt ended with (a response, an error, a
+/// stop, an answer from `prepare`, a request that could not be built, a cancellation), right
+/// after the outcome is known and before `succeed`/`failure`. Observers cannot change results;
+/// loggers and recorders use it, so they never see an attempt twice or miss one.
+///
+/// Hooks of one call can share state through ``Request/callStorage``: it is the same store for
+/// every hook and every attempt of a call, and writable from hooks that take the request by value.
 public protocol Plugin: Sendable {
     /// A name for logs and ``NetworkError/stopped(plugin:reason:)``. Default: the type's name.
     var name: String { get }
@@ -38,13 +47,19 @@ public protocol Plugin: Sendable {
     func willSend(_ request: Request) async -> SendAction
 
     /// Called on every plugin after a response passed validation.
-    /// - Returns: ``RetryAction/proceed`` (default) or ``RetryAction/retry(after:)``.
-    func succeed(_ response: Response, for request: Request) async -> RetryAction
+    /// - Returns: ``SucceedAction/proceed`` (default) or ``SucceedAction/retry(after:)``.
+    func succeed(_ response: Response, for request: Request) async -> SucceedAction
 
     /// Called on every plugin after the transport or validation failed.
-    /// - Returns: ``FailureAction/proceed`` (default), ``FailureAction/retry(after:)`` or
-    ///   ``FailureAction/recover(_:)`` to replace the failure with a response.
+    /// - Returns: ``FailureAction/proceed`` (default), ``FailureAction/retry(after:)``,
+    ///   ``FailureAction/recover(_:)`` to replace the failure with a response, or
+    ///   ``FailureAction/fail(_:)`` to replace it with another error.
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction
+
+    /// Observes the outcome of one attempt; called exactly once per attempt on every plugin,
+    /// for every outcome. ``Request/attempt`` says which attempt, ``Request/attemptStartedAt``
+    /// when it began. Default: does nothing.
+    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async
 
     /// Called on every plugin with the final result; returns it, or a transformed one.
     /// Default: returns `result` unchanged.
@@ -59,9 +74,11 @@ public extension Plugin {
     /// Proceeds by default.
     func willSend(_ request: Request) async -> SendAction { .proceed }
     /// Proceeds by default.
-    func succeed(_ response: Response, for request: Request) async -> RetryAction { .proceed }
+    func succeed(_ response: Response, for request: Request) async -> SucceedAction { .proceed }
     /// Proceeds by default.
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction { .proceed }
+    /// Does nothing by default.
+    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {}
     /// Identity by default.
     func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         result
@@ -87,12 +104,16 @@ public enum SendAction: Sendable, Equatable {
 }
 
 /// What ``Plugin/succeed(_:for:)`` decides.
-public enum RetryAction: Sendable, Equatable {
+public enum SucceedAction: Sendable, Equatable {
     /// Keep the response.
     case proceed
     /// Wait, then run the request again from `prepare` (KJ's `againRequest`).
     case retry(after: Duration)
 }
+
+/// The earlier name of ``SucceedAction``.
+@available(*, deprecated, renamed: "SucceedAction")
+public typealias RetryAction = SucceedAction
 
 /// What ``Plugin/failure(_:for:)`` decides.
 public enum FailureAction: Sendable {
@@ -102,4 +123,6 @@ public enum FailureAction: Sendable {
     case retry(after: Duration)
     /// Replace the failure with this response (a stale cache entry while offline).
     case recover(Response)
+    /// Replace the failure with this error (KJNetworkPlugin's error mapping); no retry.
+    case fail(NetworkError)
 }

@@ -1,20 +1,18 @@
 import Foundation
 
-/// Runs an ordered list of plugins with the semantics documented on ``Plugin``.
-///
-/// ``Provider`` uses it for every request; it is public for code that drives its own transport
-/// but wants the same plugin behaviour.
-public struct PluginManager: Sendable {
+/// Runs an ordered list of plugins with the semantics documented on ``Plugin``; the pipeline's
+/// hook runner (internal: ``Provider`` is the public way to run plugins).
+struct PluginManager: Sendable {
     /// The plugins, in the order their hooks run.
-    public let plugins: [any Plugin]
+    let plugins: [any Plugin]
 
     /// Creates a manager for `plugins`.
-    public init(_ plugins: [any Plugin]) {
+    init(_ plugins: [any Plugin]) {
         self.plugins = plugins
     }
 
     /// The outcome of the prepare phase.
-    public enum PrepareOutcome: Sendable {
+    enum PrepareOutcome: Sendable {
         /// Every plugin proceeded: send the request.
         case send
         /// A plugin answered; skip the transport.
@@ -24,7 +22,7 @@ public struct PluginManager: Sendable {
     }
 
     /// Runs `prepare` in order. Provisional responses go to `onProvisional`.
-    public func prepare(
+    func prepare(
         _ request: inout Request, onProvisional: (@Sendable (Response) -> Void)? = nil
     ) async -> PrepareOutcome {
         for plugin in plugins {
@@ -44,7 +42,7 @@ public struct PluginManager: Sendable {
     }
 
     /// Runs `willSend` on every plugin; returns the first stop as an error, or `nil` to send.
-    public func willSend(_ request: Request) async -> NetworkError? {
+    func willSend(_ request: Request) async -> NetworkError? {
         var stop: NetworkError?
         for plugin in plugins {
             if case .stop(let reason) = await plugin.willSend(request), stop == nil {
@@ -55,8 +53,8 @@ public struct PluginManager: Sendable {
     }
 
     /// Runs `succeed` on every plugin; returns the first non-`.proceed` decision.
-    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
-        var decision = RetryAction.proceed
+    func succeed(_ response: Response, for request: Request) async -> SucceedAction {
+        var decision = SucceedAction.proceed
         for plugin in plugins {
             let action = await plugin.succeed(response, for: request)
             if case .proceed = decision { decision = action }
@@ -65,7 +63,7 @@ public struct PluginManager: Sendable {
     }
 
     /// Runs `failure` on every plugin; returns the first non-`.proceed` decision.
-    public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+    func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
         var decision = FailureAction.proceed
         for plugin in plugins {
             let action = await plugin.failure(error, for: request)
@@ -74,8 +72,15 @@ public struct PluginManager: Sendable {
         return decision
     }
 
+    /// Runs `didReceive` on every plugin, in order.
+    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+        for plugin in plugins {
+            await plugin.didReceive(result, for: request)
+        }
+    }
+
     /// Runs `process` in order, each plugin transforming the previous result.
-    public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+    func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         var result = result
         for plugin in plugins {
             result = await plugin.process(result, for: request)

@@ -222,7 +222,7 @@ public struct CachePlugin: Plugin {
         return .proceed
     }
 
-    public func succeed(_ response: Response, for request: Request) async -> RetryAction {
+    public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         guard let state = request.context[CacheStateKey.self], state.rule.policy.writes,
               (200...299).contains(response.statusCode), response.source != .cache,
               response.fileURL == nil, request.download == nil,
