@@ -73,6 +73,17 @@ public final class Provider<Target: TargetType>: Sendable {
         return stream
     }
 
+    /// Sends `target` and streams the response body as it arrives (see ``ResponseStream``).
+    /// - Parameter options: Idle and total timeouts, and how much may wait unread.
+    public func stream(_ target: Target, options: StreamOptions = StreamOptions()) -> ResponseStream {
+        let controller = StreamController()
+        let pipeline = self.pipeline
+        controller.start { head in
+            await pipeline.runStream(target, options: options, head: head)
+        }
+        return ResponseStream(controller: controller)
+    }
+
     /// Starts `target` and reports upload and download progress.
     ///
     /// ```swift

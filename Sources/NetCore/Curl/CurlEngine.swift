@@ -16,8 +16,11 @@ struct CurlJob: Sendable {
     let continuation: UnsafeContinuation<CurlReply, any Error>
     let token: CurlJobToken
     /// When the request must have ended, fixed when it was handed to the transport: time spent
-    /// waiting in the inbox or for a free connection counts.
+    /// waiting in the inbox or for a free connection counts. For a stream: when its head must
+    /// have arrived.
     let deadline: ContinuousClock.Instant
+    /// Where a streamed 2xx body goes; `nil` for a response received whole.
+    var stream: ResponseBodySink? = nil
 }
 
 /// Identifies a job for cancellation; `cancelled` is set before the cancel command is queued, so
@@ -33,6 +36,8 @@ final class CurlJobToken: Sendable {
 enum CurlCommand: Sendable {
     case start(CurlJob)
     case cancel(CurlJobToken)
+    /// A paused stream's reader has room again.
+    case unpause(CurlJobToken)
     /// A Swift task that prefers this transport's executor, run between libcurl calls.
     case run(UnownedJob)
     case shutdown
@@ -106,7 +111,7 @@ final class CurlEngine: TaskExecutor {
         switch command {
         case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
         case .run(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        case .cancel, .shutdown: break
+        case .cancel, .unpause, .shutdown: break
         }
     }
 

@@ -58,6 +58,7 @@ final class CurlLoop {
             switch command {
             case .start(let job): start(job)
             case .cancel(let token): cancel(token)
+            case .unpause(let token): unpause(token)
             case .run(let job): job.runSynchronously(on: engine.asUnownedTaskExecutor())
             case .shutdown:
                 return Array(commands[(index + 1)...])
@@ -80,7 +81,7 @@ final class CurlLoop {
             job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
             return
         }
-        let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration)
+        let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration, engine: engine)
         do {
             try transfer.configure()
         } catch {
@@ -104,7 +105,14 @@ final class CurlLoop {
         _ = curl_multi_remove_handle(multi, transfer.handle.easy)
         transfer.abandon()
         recycle(transfer.handle)
-        transfer.job.continuation.resume(throwing: NetworkError.cancelled)
+        transfer.complete(.failure(NetworkError.cancelled))
+    }
+
+    /// Resumes a stream paused for backpressure (libcurl may deliver buffered data at once).
+    private func unpause(_ token: CurlJobToken) {
+        guard let transfer = active[ObjectIdentifier(token)], transfer.isPaused else { return }
+        transfer.resumed()
+        _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
     }
 
     /// How often running transfers are checked against their deadlines.
@@ -117,12 +125,12 @@ final class CurlLoop {
         let now = ContinuousClock.now
         guard now >= nextDeadlineCheck, !active.isEmpty else { return }
         nextDeadlineCheck = now + Self.deadlineCheckInterval
-        for (key, transfer) in active where transfer.job.deadline <= now {
+        for (key, transfer) in active where transfer.isOverdue(at: now) {
             active.removeValue(forKey: key)
             _ = curl_multi_remove_handle(multi, transfer.handle.easy)
             transfer.abandon()
             recycle(transfer.handle)
-            transfer.job.continuation.resume(throwing: NetworkError.timedOut)
+            transfer.complete(.failure(NetworkError.timedOut))
         }
     }
 
@@ -139,7 +147,7 @@ final class CurlLoop {
             _ = curl_multi_remove_handle(multi, easy)
             let result = transfer.finish(code)
             recycle(transfer.handle)
-            transfer.job.continuation.resume(with: result)
+            transfer.complete(result)
         }
     }
 
@@ -160,7 +168,7 @@ final class CurlLoop {
             _ = curl_multi_remove_handle(multi, transfer.handle.easy)
             transfer.abandon()
             transfer.handle.destroy()
-            transfer.job.continuation.resume(throwing: NetworkError.cancelled)
+            transfer.complete(.failure(NetworkError.cancelled))
         }
         active.removeAll()
         for handle in idleHandles { handle.destroy() }

@@ -19,7 +19,15 @@ extension CurlTransfer {
         _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, request.tls == nil ? "http,https" : "https")
         if configuration.verbose { _ = netkit_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) }
 
-        _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(job.deadline - .now))
+        if let stream = job.stream {
+            // A stream may run for ever while data flows: the loop enforces the head's deadline
+            // and the idle timeout; libcurl only the optional total.
+            if let total = stream.options.totalTimeout {
+                _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total))
+            }
+        } else {
+            _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(job.deadline - .now))
+        }
         _ = netkit_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
 
         _ = netkit_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, context)

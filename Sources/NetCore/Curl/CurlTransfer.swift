@@ -9,6 +9,7 @@ final class CurlTransfer {
     let handle: CurlHandle
     let configuration: CurlTransport.Configuration
     let startDate = Date()
+    let startInstant = ContinuousClock.now
 
     var headerList: UnsafeMutablePointer<curl_slist>?
     var uploadReader: BodyStreamReader?
@@ -28,11 +29,22 @@ final class CurlTransfer {
     /// Body bytes of the current response after decoding, for the size limit.
     private var bodyBytes: Int64 = 0
 
+    /// A streamed response's head went to the caller; the body now goes to the job's sink and
+    /// the end of the transfer finishes the sink instead of the continuation.
+    private var headDelivered = false
+    /// The stream is paused until its reader has room (backpressure).
+    private(set) var isPaused = false
+    /// The last time a streamed body moved (or was resumed), for the idle timeout.
+    private var lastActivity = ContinuousClock.now
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
 
-    init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration) {
+    /// The engine, for commands a stream's reader triggers (unpause, cancel).
+    private weak var engine: CurlEngine?
+
+    init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration, engine: CurlEngine) {
         self.job = job
+        self.engine = engine
         self.handle = handle
         self.configuration = configuration
     }
@@ -72,7 +84,9 @@ final class CurlTransfer {
         }
         if line.count <= 2, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
             headersComplete = true
-            return checkHeaders()
+            guard checkHeaders() else { return false }
+            if job.stream != nil, (200...299).contains(statusCode) { deliverHead() }
+            return true
         }
         rawHeaders.append(contentsOf: line)
         return true
@@ -96,8 +110,62 @@ final class CurlTransfer {
         }
     }
 
-    /// The most body bytes this transfer may receive (after decoding).
-    private var bodyLimit: Int64? { request.limits.bodyLimit(forDownload: download != nil) }
+    /// The most body bytes this transfer may keep (after decoding). A streamed 2xx body has no
+    /// limit: its reader consumes it as it comes.
+    private var bodyLimit: Int64? { headDelivered ? nil : request.limits.bodyLimit(forDownload: download != nil) }
+
+    // MARK: Streams
+
+    /// Resumes the caller with the head of a streamed 2xx response; the body follows in the sink.
+    private func deliverHead() {
+        headDelivered = true
+        lastActivity = .now
+        job.continuation.resume(returning: CurlReply(statusCode: statusCode, rawHeaders: rawHeaders, body: Data(), fileURL: nil, timings: timings()))
+        let token = job.token
+        job.stream?.onCancel { [weak engine] in
+            token.markCancelled()
+            engine?.submit(.cancel(token))
+        }
+    }
+
+    /// Hands streamed body bytes to the reader, or pauses the transfer when it has no room.
+    private func stream(_ bytes: UnsafeRawBufferPointer, into sink: ResponseBodySink) -> Int {
+        guard sink.hasRoom else {
+            isPaused = true
+            let token = job.token
+            sink.whenDrained { [weak engine] in engine?.submit(.unpause(token)) }
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
+        lastActivity = .now
+        sink.yield(Data(bytes))
+        return bytes.count
+    }
+
+    /// The reader made room; the loop is about to unpause the transfer.
+    func resumed() {
+        isPaused = false
+        lastActivity = .now
+    }
+
+    /// Whether the transfer is past its deadline at `now`: the head's, then for a stream the
+    /// idle timeout (not while paused for a slow reader) and the optional total.
+    func isOverdue(at now: ContinuousClock.Instant) -> Bool {
+        guard headDelivered, let options = job.stream?.options else { return job.deadline <= now }
+        if let total = options.totalTimeout, startInstant + total <= now { return true }
+        return !isPaused && lastActivity + request.timeout <= now
+    }
+
+    /// Ends the job: the continuation, or for a stream whose head was delivered, its sink.
+    func complete(_ result: Result<CurlReply, any Error>) {
+        guard headDelivered, let sink = job.stream else {
+            job.continuation.resume(with: result)
+            return
+        }
+        switch result {
+        case .success: sink.finish()
+        case .failure(let error): sink.finish(throwing: NetworkError(error))
+        }
+    }
 
     /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -106,6 +174,7 @@ final class CurlTransfer {
             callbackError = .cancelled
             return 0
         }
+        if headDelivered, let sink = job.stream { return stream(bytes, into: sink) }
         bodyBytes += Int64(bytes.count)
         if let limit = bodyLimit, bodyBytes > limit {
             callbackError = .responseTooLarge(limit: limit)
@@ -210,7 +279,7 @@ final class CurlTransfer {
         CurlReply.value(of: name, in: rawHeaders)
     }
 
-    private func timings() -> CurlTimings {
+    func timings() -> CurlTimings {
         let easy = handle.easy
         func micros(_ info: CURLINFO) -> Int64 {
             var value: curl_off_t = 0

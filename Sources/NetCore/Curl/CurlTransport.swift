@@ -115,9 +115,22 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// Streams the response: returns at the head of a 2xx and feeds its body into `body`, pausing
+    /// the transfer while the reader has no room (see ``Transport/stream(_:into:)``).
+    public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        do {
+            return try await RedirectFollower.send(request, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
+                try await sendHop(hop, progress: nil, stream: body)
+            }
+        } catch {
+            body.finish(throwing: NetworkError(error))
+            throw error
+        }
+    }
+
     /// Sends one request without following redirects (libcurl never follows them itself, so each
     /// hop gets its own origin's TLS policy and credentials; see ``RedirectPolicy``).
-    private func sendHop(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+    private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
         if Task.isCancelled { throw NetworkError.cancelled }
         let token = CurlJobToken()
         let engine = self.engine
@@ -125,7 +138,7 @@ public final class CurlTransport: Transport {
         let reply = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
                 engine.submit(.start(CurlJob(request: request, head: head, progress: progress, continuation: continuation,
-                                             token: token, deadline: .now + request.timeout)))
+                                             token: token, deadline: .now + request.timeout, stream: stream)))
             }
         } onCancel: {
             token.markCancelled()

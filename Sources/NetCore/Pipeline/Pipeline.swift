@@ -39,7 +39,9 @@ struct Pipeline: Sendable {
             }
             request.attemptStartedAt = startedAt
             request.callStorage = storage
-            let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events)
+            let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events) { request in
+                await send(request, progress: events.onProgress)
+            }
             switch outcome {
             case .finished(let result):
                 return await plugins.process(result, for: finalRequest)
@@ -63,18 +65,22 @@ struct Pipeline: Sendable {
         }
     }
 
-    private enum AttemptOutcome {
+    enum AttemptOutcome {
         case finished(Result<Response, NetworkError>)
         case retry(after: Duration, Result<Response, NetworkError>)
     }
 
     /// One attempt from prepare to the succeed/failure decision; observers see its outcome once.
-    private func attemptOnce(
-        _ built: Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents
+    func attemptOnce(
+        _ built: Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents, observesNow: Bool = true,
+        transport: (Request) async -> Result<Response, NetworkError>
     ) async -> (AttemptOutcome, Request) {
         var request = built
-        let result = await exchange(&request, deadline: &deadline, events: events)
-        await plugins.didReceive(result.outcome, for: request)
+        let result = await exchange(&request, deadline: &deadline, events: events, transport: transport)
+        // A streamed success is observed when its body ends (runStream); everything else now.
+        if observesNow || !result.reachedTransport || result.outcome.isFailure {
+            await plugins.didReceive(result.outcome, for: request)
+        }
         guard result.reachedTransport else { return (.finished(result.outcome), request) }
         switch result.outcome {
         case .success(let response):
@@ -97,7 +103,8 @@ struct Pipeline: Sendable {
     /// prepare, checks, willSend and the transport: what one attempt produced, and whether it
     /// came from the transport (only then do `succeed`/`failure` run).
     private func exchange(
-        _ request: inout Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents
+        _ request: inout Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents,
+        transport: (Request) async -> Result<Response, NetworkError>
     ) async -> (outcome: Result<Response, NetworkError>, reachedTransport: Bool) {
         switch await plugins.prepare(&request, onProvisional: events.onProvisional) {
         case .send: break
@@ -115,11 +122,16 @@ struct Pipeline: Sendable {
         if Task.isCancelled { return (.failure(.cancelled), false) }
         if let invalid = RequestValidation.check(request) { return (.failure(invalid), false) }
         if let stop = await plugins.willSend(request) { return (.failure(stop), false) }
-        return (await send(request, progress: events.onProgress), true)
+        return (await transport(request), true)
     }
 
     /// Transport plus validation.
     private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
+        await validated(request) { try await transport.send(request, progress: progress) }
+    }
+
+    /// The TLS checks, `exchange`, and validation of its response.
+    func validated(_ request: Request, _ exchange: () async throws -> Response) async -> Result<Response, NetworkError> {
         if request.tls != nil {
             guard transport.capabilities.contains(.tlsPolicy) else {
                 return .failure(.tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host))
@@ -131,7 +143,7 @@ struct Pipeline: Sendable {
         }
         let response: Response
         do {
-            response = try await transport.send(request, progress: progress)
+            response = try await exchange()
         } catch {
             return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
@@ -139,5 +151,13 @@ struct Pipeline: Sendable {
             return .failure(.unacceptableStatus(response))
         }
         return .success(response)
+    }
+}
+
+extension Result {
+    /// Whether this is a failure.
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
     }
 }

@@ -16,9 +16,36 @@ public protocol Transport: Sendable {
     /// Sends `request` and returns the response.
     /// - Parameter progress: Called with upload and download progress, from any thread.
     func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
+
+    /// Sends `request` and returns as soon as the response head arrives; a 2xx body then flows
+    /// into `body` (``ResponseBodySink``), with backpressure. Other statuses return their whole
+    /// body in the response (bounded by ``Request/limits``) and finish `body` empty.
+    ///
+    /// The default sends the request whole with ``send(_:progress:)`` and hands its body over at
+    /// once, so every transport can stream (without backpressure or early heads).
+    func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response
 }
 
 public extension Transport {
+    /// Sends whole, then delivers the body in one chunk.
+    func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        var response: Response
+        do {
+            response = try await send(request, progress: nil)
+        } catch {
+            body.finish(throwing: NetworkError(error))
+            throw error
+        }
+        guard (200...299).contains(response.statusCode) else {
+            body.finish()
+            return response
+        }
+        body.yield(response.data)
+        body.finish()
+        response.data = Data()
+        return response
+    }
+
     /// Sends `request` without progress reporting.
     func send(_ request: Request) async throws -> Response {
         try await send(request, progress: nil)

@@ -30,11 +30,27 @@ final class Exchange: Sendable {
         var uploaded: Int64 = 0
         var uploadTotal: Int64?
         var downloadTotal: Int64?
+        /// A streamed head went to the caller; the body goes to the sink.
+        var headDelivered = false
+        var suspended = false
+        var lastActivity = ContinuousClock.now
     }
 
     let request: Request
-    /// When the request must have ended.
-    let deadline: ContinuousClock.Instant
+    /// When the request must have ended; for a stream whose head arrived, the idle deadline
+    /// (none while suspended for a slow reader) or the total, whichever comes first.
+    var deadline: ContinuousClock.Instant {
+        guard let stream else { return headDeadline }
+        return state.withLock { state in
+            guard state.headDelivered else { return headDeadline }
+            let idle = state.suspended ? ContinuousClock.now + .seconds(3600) : state.lastActivity + request.timeout
+            guard let total = stream.options.totalTimeout else { return idle }
+            return min(idle, startInstant + total)
+        }
+    }
+    private let headDeadline: ContinuousClock.Instant
+    /// Where a streamed 2xx body goes, or `nil`.
+    private let stream: ResponseBodySink?
     private let progress: ProgressHandler?
     private let clock = ContinuousClock()
     private let startInstant: ContinuousClock.Instant
@@ -45,12 +61,13 @@ final class Exchange: Sendable {
     /// The session's delegate queue: cancellations run there, in line with the task's callbacks.
     private let callbackQueue: OperationQueue
 
-    init(request: Request, progress: ProgressHandler?, callbackQueue: OperationQueue) {
+    init(request: Request, progress: ProgressHandler?, callbackQueue: OperationQueue, stream: ResponseBodySink? = nil) {
         self.request = request
         self.progress = progress
         self.callbackQueue = callbackQueue
+        self.stream = stream
         self.startInstant = clock.now
-        self.deadline = startInstant + request.timeout
+        self.headDeadline = startInstant + request.timeout
     }
 
     /// Whether someone wants progress reports.
@@ -82,6 +99,8 @@ final class Exchange: Sendable {
         let task: URLSessionTask? = state.withLock { state in
             guard !state.finished, !state.claimedByDownload, state.stopReason == nil else { return nil }
             state.stopReason = reason
+            // A suspended task must run again to be cancelled cleanly.
+            if state.suspended, let task = state.task { callbackQueue.addOperation { task.resume() } }
             return state.task
         }
         guard let task else { return }
@@ -107,6 +126,7 @@ final class Exchange: Sendable {
             return false
         case .success(let length):
             state.withLock { $0.downloadTotal = length }
+            if stream != nil, (200...299).contains(http.statusCode) { return true }
             let bodyless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
             if !bodyless, let limit = request.limits.maxBodyBytes, length > limit {
                 stop(because: .failed(.responseTooLarge(limit: limit)))
@@ -116,8 +136,27 @@ final class Exchange: Sendable {
         }
     }
 
+    /// For a stream: hands the 2xx head to the caller now; the body will follow in the sink.
+    func deliverHeadIfStreaming(_ response: URLResponse) {
+        guard let stream, let http = response as? HTTPURLResponse, (200...299).contains(http.statusCode) else { return }
+        let continuation = state.withLock { state -> CheckedContinuation<Response, any Error>? in
+            guard !state.finished, state.stopReason == nil else { return nil }
+            state.headDelivered = true
+            state.lastActivity = .now
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        guard let continuation else { return }
+        continuation.resume(returning: head(of: http))
+        stream.onCancel { [weak self] in self?.stop(because: .cancelled) }
+    }
+
     /// Body bytes arrived; past the size limit the task is stopped.
     func receive(_ data: Data) {
+        if let stream, state.withLock({ $0.headDelivered }) {
+            streamBody(data, into: stream)
+            return
+        }
         let limit = request.limits.maxBodyBytes
         let tooLarge = state.withLock { state -> Bool in
             guard !state.finished else { return false }
@@ -126,6 +165,27 @@ final class Exchange: Sendable {
             return false
         }
         if tooLarge, let limit { stop(because: .failed(.responseTooLarge(limit: limit))) }
+    }
+
+    /// Passes streamed bytes on; a full reader suspends the task until it has drained (what
+    /// URLSession allows for backpressure: suspending a running data task).
+    private func streamBody(_ data: Data, into stream: ResponseBodySink) {
+        state.withLock { $0.lastActivity = .now }
+        stream.yield(data)
+        guard !stream.hasRoom, let task = state.withLock({ state -> URLSessionTask? in
+            guard !state.suspended else { return nil }
+            state.suspended = true
+            return state.task
+        }) else { return }
+        task.suspend()
+        stream.whenDrained { [weak self] in
+            guard let self else { return }
+            self.state.withLock { state in
+                state.suspended = false
+                state.lastActivity = .now
+            }
+            self.callbackQueue.addOperation { task.resume() }
+        }
     }
 
     /// Upload bytes were sent.
@@ -138,7 +198,18 @@ final class Exchange: Sendable {
 
     /// The task ended; the body is what ``receive(_:)-(Data)`` collected.
     func finish(response: URLResponse?, error: (any Error)?) {
-        let body = state.withLock { $0.body }
+        let (body, streamed, stopReason) = state.withLock { ($0.body, $0.headDelivered, $0.stopReason) }
+        if streamed {
+            // The body went to the reader; only how the transfer ended is left to report.
+            if let stopReason {
+                complete(with: .failure(self.error(for: stopReason)))
+            } else if let error {
+                complete(with: .failure(URLErrorMapping.map(error, host: request.host)))
+            } else {
+                complete(with: .success(Response(statusCode: 200, request: request)))
+            }
+            return
+        }
         complete(with: result(data: body, fileURL: nil, response: response, error: error))
     }
 
@@ -182,11 +253,19 @@ final class Exchange: Sendable {
     }
 
     private func complete(with result: Result<Response, NetworkError>) {
-        let continuation: CheckedContinuation<Response, any Error>? = state.withLock { state in
-            guard !state.finished else { return nil }
+        let (continuation, streamed): (CheckedContinuation<Response, any Error>?, Bool) = state.withLock { state in
+            guard !state.finished else { return (nil, false) }
             state.finished = true
             defer { state.continuation = nil; state.task = nil; state.body = Data() }
-            return state.continuation
+            return (state.continuation, state.headDelivered)
+        }
+        if streamed, let stream {
+            DeadlineWatcher.shared.unwatch(self)
+            switch result {
+            case .success: stream.finish()
+            case .failure(let error): stream.finish(throwing: error)
+            }
+            return
         }
         guard let continuation else { return }
         DeadlineWatcher.shared.unwatch(self)
@@ -207,10 +286,7 @@ final class Exchange: Sendable {
         guard let http = response as? HTTPURLResponse else {
             return .failure(.invalidResponse(reason: "the response is not HTTP"))
         }
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            headers[String(describing: name)] = String(describing: value)
-        }
+        let headers = Self.headers(of: http)
         if let truncation = Self.truncation(of: data, headers: headers, status: http.statusCode, method: request.method), fileURL == nil {
             return .failure(truncation)
         }
@@ -222,6 +298,22 @@ final class Exchange: Sendable {
         )
         return .success(Response(statusCode: http.statusCode, headers: headers, data: data, request: request,
                                  fileURL: fileURL, source: .network, metrics: metrics))
+    }
+
+    private static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in http.allHeaderFields {
+            headers[String(describing: name)] = String(describing: value)
+        }
+        return headers
+    }
+
+    /// The head of a streamed response: status, headers, no body.
+    private func head(of http: HTTPURLResponse) -> Response {
+        let metrics = ResponseMetrics(startDate: startDate, duration: clock.now - startInstant,
+                                      bytesSent: request.body.contentLength ?? 0, bytesReceived: 0)
+        return Response(statusCode: http.statusCode, headers: Self.headers(of: http), data: Data(), request: request,
+                        source: .network, metrics: metrics)
     }
 
     /// A body shorter than its `Content-Length` (when not compressed) was cut off. Redirects are
@@ -294,8 +386,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let proceed = exchange(for: dataTask)?.receive(response) ?? true
+        let exchange = exchange(for: dataTask)
+        let proceed = exchange?.receive(response) ?? true
         completionHandler(proceed ? .allow : .cancel)
+        if proceed { exchange?.deliverHeadIfStreaming(response) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

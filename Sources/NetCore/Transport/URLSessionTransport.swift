@@ -82,15 +82,29 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// Streams the response: returns at the head of a 2xx and feeds its body into `body`;
+    /// backpressure suspends the data task while the reader has no room.
+    public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        do {
+            return try await RedirectFollower.send(request, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
+                try await sendHop(hop, progress: nil, stream: body)
+            }
+        } catch {
+            body.finish(throwing: NetworkError(error))
+            throw error
+        }
+    }
+
     /// Sends one request without following redirects.
-    private func sendHop(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+    private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
         if request.tls != nil {
             throw NetworkError.tlsPolicyUnsupported(transport: "URLSessionTransport", host: request.host)
         }
         if Task.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
-        let exchange = Exchange(request: request, progress: progress, callbackQueue: callbackQueue)
+        let exchange = Exchange(request: request, progress: progress, callbackQueue: callbackQueue,
+                                stream: request.download == nil ? stream : nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 exchange.continuation = continuation

@@ -1,0 +1,88 @@
+import Foundation
+
+extension Pipeline {
+    /// Runs a streamed call: the usual hooks up to `succeed`/`failure` on the response head
+    /// (retries happen before any body byte reaches the reader), then the head goes to the
+    /// reader; `didReceive` and `process` run when the body ends.
+    func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead) async {
+        let id = RequestIdentifier.next()
+        let storage = CallStorage()
+        var deadline: ContinuousClock.Instant?
+        var context = RequestContext()
+        var attempt = 1
+        while true {
+            let startedAt = ContinuousClock.now
+            var request: Request
+            do {
+                request = try builder.build(target, id: id, attempt: attempt, context: context)
+            } catch {
+                var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
+                fallback.attemptStartedAt = startedAt
+                fallback.callStorage = storage
+                await plugins.didReceive(.failure(error), for: fallback)
+                head.deliver(.failure(error))
+                _ = await plugins.process(.failure(error), for: fallback)
+                return
+            }
+            request.attemptStartedAt = startedAt
+            request.callStorage = storage
+            if let idle = options.idleTimeout { request.timeout = idle }
+            let sink = ResponseBodySink(options: options)
+            let streamed = Locked(false)
+            let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: PipelineEvents(), observesNow: false) { request in
+                streamed.withLock { $0 = true }
+                return await validated(request) { try await transport.stream(request, into: sink) }
+            }
+            let bodyInSink = streamed.withLock { $0 }
+            switch outcome {
+            case .finished(let result):
+                await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
+                return
+            case .retry(let delay, let result):
+                sink.cancel()
+                guard attempt < configuration.maxAttempts, ContinuousClock.now + delay < deadline ?? .now + finalRequest.timeout else {
+                    await finish(result, sink: sink, bodyInSink: false, request: finalRequest, head: head)
+                    return
+                }
+                if delay > .zero { try? await Task.sleep(for: delay) }
+                guard !Task.isCancelled else {
+                    await finish(.failure(.cancelled), sink: sink, bodyInSink: false, request: finalRequest, head: head)
+                    return
+                }
+                attempt += 1
+                context = finalRequest.context
+            }
+        }
+    }
+
+    /// Hands the head to the reader, waits for the body's end, then observes and processes it.
+    private func finish(
+        _ result: Result<Response, NetworkError>, sink: ResponseBodySink, bodyInSink: Bool, request: Request, head: StreamHead
+    ) async {
+        guard case .success(let response) = result, bodyInSink, (200...299).contains(response.statusCode) else {
+            // A failure, a non-2xx accepted by validation, or a response a plugin answered with in
+            // `prepare`: the body (if any) is whole, in the response.
+            if case .success(let response) = result {
+                let whole = ResponseBodySink(options: sink.options)
+                whole.yield(response.data)
+                whole.finish()
+                head.deliver(.success((response, whole)))
+            } else {
+                head.deliver(result.map { ($0, sink) })
+            }
+            _ = await plugins.process(result, for: request)
+            return
+        }
+        head.deliver(.success((response, sink)))
+        let end = await withTaskCancellationHandler {
+            await sink.ended()
+        } onCancel: {
+            sink.cancel()
+        }
+        var final = response
+        final.metrics?.bytesReceived = sink.deliveredBytes
+        let outcome: Result<Response, NetworkError> = end.map { .failure($0) } ?? .success(final)
+        await plugins.didReceive(outcome, for: request)
+        _ = await plugins.process(outcome, for: request)
+    }
+}

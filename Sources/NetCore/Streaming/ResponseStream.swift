@@ -1,0 +1,117 @@
+import Foundation
+
+/// A response whose body arrives as it is produced: the head first, then `Data` chunks.
+///
+/// ```swift
+/// let stream = provider.stream(.completions(prompt))
+/// let head = try await stream.head           // status and headers, no body
+/// for try await event in stream.events {     // or `stream` for chunks, `stream.lines` for lines
+///     print(event.data)
+/// }
+/// ```
+///
+/// Plugins run as for any request: `prepare` and `willSend` first; validation and
+/// `succeed`/`failure` (and retries) on the head, before any body byte reaches you; `didReceive`
+/// and `process` when the stream ends (normally, with an error, or cancelled). Reading slowly
+/// slows the transfer (the transport pauses at ``StreamOptions/bufferBytes``). Stopping
+/// iteration, cancelling the reading task or dropping the stream cancels the transfer.
+public struct ResponseStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+    public typealias Failure = any Error
+
+    package let controller: StreamController
+
+    /// The response head (status and headers; `data` is empty for a 2xx).
+    /// - Throws: ``NetworkError`` when the request failed before its body (validation included).
+    public var head: Response {
+        get async throws(NetworkError) { try await controller.head().response }
+    }
+
+    /// The body as chunks, in order.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(controller: controller)
+    }
+
+    /// Iterates body chunks.
+    public struct Iterator: AsyncIteratorProtocol {
+        let controller: StreamController
+
+        /// The next chunk, or `nil` at the end of the body.
+        public mutating func next() async throws -> Data? {
+            let (_, sink) = try await controller.head()
+            return try await sink.next()
+        }
+    }
+}
+
+/// Owned by the reader's ``ResponseStream``: when the last copy goes away, the transfer is
+/// cancelled. The producing pipeline only holds the ``StreamHead``.
+package final class StreamController: Sendable {
+    let channel = StreamHead()
+    private let task = Locked<Task<Void, Never>?>(nil)
+
+    /// Starts `produce`, which must call ``StreamHead/deliver(_:)`` once.
+    func start(_ produce: @escaping @Sendable (StreamHead) async -> Void) {
+        let channel = self.channel
+        task.withLock { $0 = Task { await produce(channel) } }
+    }
+
+    package func head() async throws(NetworkError) -> (response: Response, sink: ResponseBodySink) {
+        try await withTaskCancellationHandler {
+            await channel.head()
+        } onCancel: {
+            cancel()
+        }.get()
+    }
+
+    /// Cancels the producing pipeline (and with it the transfer).
+    func cancel() {
+        channel.sink?.cancel()
+        task.withLock { $0 }?.cancel()
+    }
+
+    deinit { cancel() }
+}
+
+/// The head of a stream, handed from the producing pipeline to readers exactly once.
+final class StreamHead: Sendable {
+    typealias Outcome = Result<(Response, ResponseBodySink), NetworkError>
+
+    private struct State {
+        var head: Outcome?
+        var waiters: [CheckedContinuation<Outcome, Never>] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Hands the head (or the failure) to readers; later calls are ignored.
+    func deliver(_ head: Outcome) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+            guard state.head == nil else { return [] }
+            state.head = head
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: head) }
+    }
+
+    /// Waits for the head.
+    func head() async -> Outcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            let ready = state.withLock { state -> Outcome? in
+                if let head = state.head { return head }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// The body's sink, once a head was delivered.
+    var sink: ResponseBodySink? {
+        state.withLock { state in
+            guard case .success(let head)? = state.head else { return nil }
+            return head.1
+        }
+    }
+}

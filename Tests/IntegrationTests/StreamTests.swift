@@ -1,0 +1,117 @@
+import Foundation
+import NetCore
+import Testing
+
+/// `provider.stream(_:)` on both transports: head first, the body in order, backpressure,
+/// deadlines between chunks, cancellation.
+@Suite(.liveServers, .serialized)
+struct StreamTests {
+    @Test("A streamed body arrives whole and in order after its head", arguments: TransportKind.allCases)
+    func wholeBody(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let size = 3 << 20
+        let stream = Provider<HostileTarget>(transport: kind.make()).stream(HostileTarget(path: "/range/\(size)", validation: .successCodes))
+        let head = try await stream.head
+        #expect(head.statusCode == 200)
+        #expect(head.data.isEmpty)
+        var received = Data()
+        for try await chunk in stream { received.append(chunk) }
+        #expect(received.count == size)
+        #expect(received.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
+    }
+
+    @Test("A non-2xx head fails with unacceptableStatus and its body, before any chunk", arguments: TransportKind.allCases)
+    func unacceptableHead(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let stream = Provider<HostileTarget>(transport: kind.make()).stream(HostileTarget(path: "/status/503", validation: .successCodes))
+        do {
+            _ = try await stream.head
+            Issue.record("a 503 head was accepted")
+        } catch {
+            #expect(error.statusCode == 503)
+            #expect(error.response?.string()?.contains("503") == true)
+        }
+    }
+
+    @Test("Chunks arrive as the server sends them, not at the end", arguments: TransportKind.allCases)
+    func incremental(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let stream = Provider<HostileTarget>(transport: kind.make())
+            .stream(HostileTarget(path: "/drip", content: .query(["count": 10, "interval_ms": 100]), validation: .successCodes))
+        let clock = ContinuousClock()
+        let start = clock.now
+        var firstAt: Duration?
+        var total = 0
+        for try await chunk in stream {
+            if firstAt == nil { firstAt = clock.now - start }
+            total += chunk.count
+        }
+        #expect(total == 10)
+        #expect(firstAt.map { $0 < .milliseconds(600) } == true, "first chunk after \(String(describing: firstAt)); the drip takes 1 s")
+    }
+
+    @Test("A silence longer than the idle timeout ends the stream with timedOut", arguments: TransportKind.allCases)
+    func idleTimeout(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let target = HostileTarget(path: "/drip", content: .query(["count": 5, "interval_ms": 1500]), timeout: .seconds(10), validation: .successCodes)
+        let stream = Provider<HostileTarget>(transport: kind.make()).stream(target, options: StreamOptions(idleTimeout: .milliseconds(500)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: NetworkError.self) { for try await _ in stream {} }
+        #expect(clock.now - start < .seconds(3))
+    }
+
+    @Test("Cancelling the reading task ends the transfer promptly", arguments: TransportKind.allCases)
+    func cancellation(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let provider = Provider<HostileTarget>(transport: kind.make())
+        let key = UUID().uuidString
+        let reader = Task {
+            var total = 0
+            let stream = provider.stream(HostileTarget(path: "/endless", content: .query(["key": key]), timeout: .seconds(30), validation: .successCodes))
+            do {
+                for try await chunk in stream { total += chunk.count }
+            } catch {
+                return (total, error as? NetworkError)
+            }
+            return (total, nil)
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let clock = ContinuousClock()
+        let cancelledAt = clock.now
+        reader.cancel()
+        let (total, error) = await reader.value
+        let late = clock.now - cancelledAt
+        #expect(total > 0)
+        #expect(error?.isCancellation == true, "\(String(describing: error))")
+        #expect(late < .milliseconds(NETKIT_SANITIZED ? 1000 : 100), "ended \(late) after the cancel")
+    }
+
+    @Test("A reader that stops reading pauses the transfer: the buffer stays bounded (curl)")
+    func backpressure() async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let stream = Provider<HostileTarget>(transport: TransportKind.curl.make())
+            .stream(HostileTarget(path: "/endless", timeout: .seconds(30), validation: .successCodes),
+                    options: StreamOptions(bufferBytes: 256 << 10))
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
+        let before = residentBytes()
+        try await Task.sleep(for: .seconds(1))
+        let sink = try await stream.controller.head().sink
+        let waiting = sink.deliveredBytes
+        // The server would send hundreds of MiB in a second; the transport paused instead.
+        #expect(waiting < 4 << 20, "\(waiting) bytes were delivered while nobody read")
+        var read = 0
+        while read < 64 << 20, let chunk = try await iterator.next() { read += chunk.count }
+        let growth = residentBytes() - before
+        print("[stream backpressure] paused at \(waiting) delivered bytes; read \(read >> 20) MiB; RSS grew \(growth >> 20) MiB")
+        #expect(growth < 64 << 20)
+    }
+
+    /// This process's resident set size.
+    func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+    }
+}
