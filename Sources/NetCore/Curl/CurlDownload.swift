@@ -1,9 +1,6 @@
 #if canImport(CCurl)
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Streams a download's body to disk: a temporary file beside the destination, or for a
 /// resumable download the partial file, which a `206` extends and a `200` restarts. A non-2xx
@@ -69,7 +66,7 @@ final class CurlDownload {
         case .file:
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = POSIX.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw .fileSystem(reason: "writing \(fileURL.path) failed: \(String(cString: strerror(errno)))")

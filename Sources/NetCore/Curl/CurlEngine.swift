@@ -3,9 +3,6 @@ import CCurl
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One request handed to the loop thread. The continuation is resumed exactly once, by the loop.
 struct CurlJob: Sendable {

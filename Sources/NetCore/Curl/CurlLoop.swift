@@ -2,9 +2,6 @@
 import CCurl
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The event loop: owns the multi handle, the pool of easy handles and the running transfers.
 /// Lives on one thread (the only one that calls libcurl for this transport).

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import NetCore
 
 /// Small POSIX file helpers for ``DiskStorage``: a hit must cost one open, one read and one
 /// close, and a write must be a temporary file renamed into place.
@@ -59,7 +53,7 @@ enum FileIO {
                 bytes.append(contentsOf: repeatElement(0, count: max(1, min(bytes.count, ceiling - bytes.count))))
             }
             let count = bytes.withUnsafeMutableBytes { buffer in
-                Glue.read(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                POSIX.read(descriptor, buffer.baseAddress! + done, buffer.count - done)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -84,7 +78,7 @@ enum FileIO {
         var done = 0
         while done < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
-                Glue.write(descriptor, buffer.baseAddress! + done, bytes.count - done)
+                POSIX.write(descriptor, buffer.baseAddress! + done, bytes.count - done)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -106,28 +100,5 @@ enum FileIO {
     /// Removes a file; a missing file is fine.
     static func remove(_ path: String) {
         unlink(path)
-    }
-
-    /// Module-qualified libc calls (names that `Foundation` types shadow).
-    private enum Glue {
-        static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-            #if canImport(Darwin)
-            Darwin.read(descriptor, buffer, count)
-            #elseif canImport(Musl)
-            Musl.read(descriptor, buffer, count)
-            #else
-            Glibc.read(descriptor, buffer, count)
-            #endif
-        }
-
-        static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-            #if canImport(Darwin)
-            Darwin.write(descriptor, buffer, count)
-            #elseif canImport(Musl)
-            Musl.write(descriptor, buffer, count)
-            #else
-            Glibc.write(descriptor, buffer, count)
-            #endif
-        }
     }
 }
