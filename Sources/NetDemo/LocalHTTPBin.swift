@@ -3,42 +3,57 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// Starts httpbin on a free loopback port when it is installed (Debian's python3-httpbin or
-/// PyPI's httpbin, served by gunicorn), and stops it when the demo ends.
-final class LocalHTTPBin {
+/// httpbin served by gunicorn on a free loopback port, inside a ``ServerGroup`` (which stops it).
+struct LocalHTTPBin {
+    /// Where it answers.
     let url: URL
-    private let process: Process
+    /// Its gunicorn log.
+    let log: URL
 
-    /// Starts httpbin, or returns `nil` when it is not installed or does not answer in 10 s.
-    static func start() async -> LocalHTTPBin? {
-        guard let gunicorn = which("gunicorn"), canImportHTTPBin() else { return nil }
-        guard let port = freePort() else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gunicorn)
-        process.arguments = ["-b", "127.0.0.1:\(port)", "-w", "1", "-k", "gthread", "--threads", "8", "httpbin:app"]
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let url = URL(string: "http://127.0.0.1:\(port)")!
-        let server = LocalHTTPBin(url: url, process: process)
+    /// Finds gunicorn and httpbin (see ``HTTPBinLocator``) and starts httpbin in `group`.
+    /// - Returns: The server, or why there is none: what the locator tried, or how starting failed.
+    static func startIfInstalled(in guarded: Result<ServerGroup, DemoError>, workDirectory: URL, verbose: Bool) async -> Result<LocalHTTPBin, DemoError> {
+        let group: ServerGroup
+        let command: HTTPBinCommand
+        do throws(DemoError) {
+            group = try guarded.get()
+            let locator = HTTPBinLocator(environment: ProcessInfo.processInfo.environment, scratch: workDirectory.appendingPathComponent("probe.out"))
+            command = try locator.locate().get()
+        } catch {
+            return .failure(error)
+        }
+        do {
+            let server = try await start(command, in: group, workDirectory: workDirectory)
+            if verbose {
+                let commandLine = ([command.executable] + command.prefix).joined(separator: " ")
+                print("NetDemo: started \(commandLine) (\(command.python) imports httpbin) in process group \(group.id); log: \(server.log.path)")
+            }
+            return .success(server)
+        } catch {
+            group.stop()
+            return .failure(error as? DemoError ?? DemoError("\(error)"))
+        }
+    }
+
+    /// Starts httpbin with `command` and waits up to 10 s for it to answer.
+    /// - Throws: ``DemoError`` saying what failed, with the end of the server's log.
+    static func start(_ command: HTTPBinCommand, in group: ServerGroup, workDirectory: URL) async throws -> LocalHTTPBin {
+        guard let port = freePort() else { throw DemoError("no free loopback port") }
+        let log = workDirectory.appendingPathComponent("httpbin.log")
+        let arguments = command.prefix + [
+            "--chdir", workDirectory.path, "-b", "127.0.0.1:\(port)", "-w", "1", "-k", "gthread", "--threads", "8",
+            "--graceful-timeout", "2", "--log-level", "warning", "httpbin:app",
+        ]
+        let pid = try group.spawn(command.executable, arguments, output: log.path)
+        let server = LocalHTTPBin(url: URL(string: "http://127.0.0.1:\(port)")!, log: log)
         for _ in 0..<100 {
             if await server.answers() { return server }
+            if let status = group.exitStatusIfEnded(pid) {
+                throw DemoError("\(command.executable) exited (status \(status)) before answering. \(server.logTail())")
+            }
             try? await Task.sleep(for: .milliseconds(100))
         }
-        server.stop()
-        return nil
-    }
-
-    private init(url: URL, process: Process) {
-        self.url = url
-        self.process = process
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        throw DemoError("\(command.executable) did not answer at \(server.url.absoluteString) within 10 s. \(server.logTail())")
     }
 
     private func answers() async -> Bool {
@@ -48,21 +63,10 @@ final class LocalHTTPBin {
         return (response as? HTTPURLResponse)?.statusCode == 200
     }
 
-    private static func which(_ name: String) -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    private static func canImportHTTPBin() -> Bool {
-        guard let python = which("python3") else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import httpbin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+    private func logTail() -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let lines = text.split(separator: "\n").suffix(5)
+        return lines.isEmpty ? "Its log (\(log.path)) is empty." : "End of its log:\n    " + lines.joined(separator: "\n    ")
     }
 
     /// Asks the kernel for a free loopback port.

@@ -1,30 +1,36 @@
 import Foundation
 import NetCore
-import Synchronization
 
-/// A one-line terminal progress bar, redrawn in place.
+/// Transfer progress: on a terminal, a bar redrawn in place; otherwise (a log file, a pipe) a
+/// plain line at 25, 50, 75 and 100 %.
 final class ProgressBar: Sendable {
     private let label: String
-    private let lastDrawn = Locked<Int>(-1)
+    private let lastShown = Locked<Int>(-1)
 
     init(_ label: String) { self.label = label }
 
-    /// Draws `fraction` (0...1) with the byte count; skips redraws that would look the same.
+    /// Shows `fraction` (0...1) with the byte count; skips updates that would look the same.
     func update(_ fraction: Double, bytes: Int64) {
         let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
-        let changed = lastDrawn.withLock { last in
-            defer { last = percent }
-            return last != percent
+        let step = Console.isTerminal ? percent : percent / 25 * 25
+        let changed = lastShown.withLock { last in
+            defer { last = max(last, step) }
+            return step > last
         }
-        guard changed else { return }
-        let width = 30
-        let filled = percent * width / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = "\r  \(label) [\(bar)] \(String(format: "%3d", percent))%  \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary))"
-        print(line, terminator: "")
-        fflush(nil)
+        guard changed, Console.isTerminal || step > 0 else { return }
+        let size = ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)
+        if Console.isTerminal {
+            let width = 30
+            let filled = percent * width / 100
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            print("\r  \(label) [\(bar)] \(String(format: "%3d", percent))%  \(size)", terminator: "")
+        } else {
+            print("  \(label) \(String(format: "%3d", step))%  \(size)")
+        }
     }
 
-    /// Ends the line.
-    func finish() { print("") }
+    /// Ends the bar's line (nothing to do for plain lines).
+    func finish() {
+        if Console.isTerminal { print("") }
+    }
 }

@@ -2,9 +2,7 @@ import Foundation
 import NetBatch
 import NetChain
 import NetCore
-import NetCurl
 import NetPlugins
-import Synchronization
 
 /// The demo's sections, in order. Each prints a heading and what it shows.
 struct Tour {
@@ -16,8 +14,15 @@ struct Tour {
         ProviderConfiguration(baseURL: baseURL, timeout: .seconds(10))
     }
 
+    /// Stubs without a server; otherwise the default transport (`CurlTransport` on Linux).
     private func transport() -> any Transport {
-        baseURL == nil ? StubTransport(behavior: .delayed(.milliseconds(20))) : CurlTransport()
+        baseURL == nil ? StubTransport(behavior: .delayed(.milliseconds(20))) : DefaultTransport.shared
+    }
+
+    /// An error message: whole with `--verbose`, otherwise cut at a word boundary.
+    private func describe(_ error: any Error) -> String {
+        let text = (error as? NetworkError)?.description ?? String(describing: error)
+        return options.verbose ? text : Console.excerpt(text)
     }
 
     func run() async throws {
@@ -40,7 +45,7 @@ struct Tour {
         heading("2. A provider with logger, cache, retry and capture plugins")
         let capture = CapturePlugin()
         let provider = Provider<DemoAPI>(transport: transport(), plugins: [
-            LoggerPlugin(verbosity: .compact, output: { print("  log: \($0)") }),
+            LoggerPlugin(verbosity: options.verbose ? .verbose : .compact, output: { print("  log: \($0)") }),
             CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
             RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(200)),
             capture,
@@ -53,7 +58,7 @@ struct Tour {
         do {
             _ = try await provider.request(.status(503))
         } catch {
-            print("  /status/503 was retried by RetryPlugin and then reported: \(error.description.prefix(60))…")
+            print("  /status/503 was retried by RetryPlugin and then reported: \(describe(error))")
         }
 
         let har = workDirectory.appendingPathComponent("netkit-demo.har")
@@ -104,17 +109,15 @@ struct Tour {
         heading("5. A batch of 20 requests, 4 at a time")
         let provider = Provider<DemoAPI>(transport: transport(), configuration: configuration)
         let manager = BatchManager(provider: provider, configuration: BatchConfiguration(maxConcurrent: 4))
-        let done = Counter()
+        let progress = CountProgress(total: 20)
         let result = await manager.run((1...20).map(DemoAPI.item)) { event in
-            if case .itemFinished = event {
-                done.increment { finished in
-                    print("\r  finished \(finished)/20", terminator: "")
-                    fflush(nil)
-                }
-            }
+            if case .itemFinished = event { progress.increment() }
         }
-        print("\n  all succeeded: \(result.allSucceeded), results in input order: \(result.count) items")
-        guard result.allSucceeded else { throw DemoError("the batch had failures: \(result.failures.map(\.error))") }
+        print("  all succeeded: \(result.allSucceeded), results in input order: \(result.count) items")
+        guard result.allSucceeded else {
+            let first = result.failures.first.map { describe($0.error) } ?? "?"
+            throw DemoError("\(result.failures.count) of 20 batch requests failed; the first: \(first)")
+        }
     }
 
     private func chain() async throws {
@@ -151,24 +154,11 @@ struct Tour {
             _ = try await wrong.request(.secure)
             throw DemoError("a wrong pin was accepted")
         } catch let error as NetworkError {
-            print("  wrong pin: refused (\(error.description.prefix(70))…)")
+            print("  wrong pin: refused (\(describe(error)))")
         }
     }
 
     private func heading(_ title: String) {
         print("\n\(title)")
-    }
-}
-
-/// A thread-safe counter for progress lines.
-final class Counter: Sendable {
-    private let value = Locked(0)
-
-    /// Adds one and reports the new count while still holding the lock, so lines come in order.
-    func increment(_ report: (Int) -> Void) {
-        value.withLock { count in
-            count += 1
-            report(count)
-        }
     }
 }
