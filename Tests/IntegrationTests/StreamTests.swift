@@ -115,3 +115,55 @@ struct StreamTests {
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 }
+
+/// Server-Sent Events and lines over both transports, against the fault server's scripted feeds.
+@Suite(.liveServers, .serialized)
+struct ServerSentEventStreamTests {
+    struct Expected: Decodable {
+        struct Event: Decodable { let event: String; let data: String; let id: String?; let retry_ms: Int? }
+        let events: [Event]
+    }
+
+    @Test("Every line-ending style, comments, ids, retry and a BOM parse as the WHATWG rules say", arguments: TransportKind.allCases)
+    func mixedFeed(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let provider = Provider<HostileTarget>(transport: kind.make())
+        let expected = try await provider.request(HostileTarget(path: "/sse/mixed-expected", validation: .successCodes))
+            .decode(Expected.self).events
+        var events: [ServerSentEvent] = []
+        for try await event in provider.stream(HostileTarget(path: "/sse/mixed", validation: .successCodes)).events {
+            events.append(event)
+        }
+        #expect(events.map(\.event) == expected.map(\.event))
+        #expect(events.map(\.data) == expected.map(\.data))
+        #expect(events.map(\.id) == expected.map(\.id))
+        #expect(events.map(\.retry) == expected.map { $0.retry_ms.map { Duration.milliseconds($0) } })
+    }
+
+    @Test("A reset in the middle of a feed ends iteration with an error after the events before it", arguments: TransportKind.allCases)
+    func midStreamReset(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        var ids: [String] = []
+        do {
+            for try await event in Provider<HostileTarget>(transport: kind.make())
+                .stream(HostileTarget(path: "/sse/reset", content: .query(["after": 3]), validation: .successCodes)).events {
+                ids.append(event.id ?? "")
+            }
+            Issue.record("a reset feed ended normally")
+        } catch {
+            #expect(error is NetworkError, "\(error)")
+        }
+        #expect(ids == ["1", "2", "3"])
+    }
+
+    @Test("lines splits the body into lines as it arrives", arguments: TransportKind.allCases)
+    func lines(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        var lines: [String] = []
+        for try await line in Provider<HostileTarget>(transport: kind.make())
+            .stream(HostileTarget(path: "/sse/drip", content: .query(["count": 3, "interval_ms": 50]), validation: .successCodes)).lines {
+            lines.append(line)
+        }
+        #expect(lines == ["data: 0", "", "data: 1", "", "data: 2", ""])
+    }
+}

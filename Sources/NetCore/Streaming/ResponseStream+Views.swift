@@ -1,0 +1,78 @@
+import Foundation
+
+extension ResponseStream {
+    /// The body as UTF-8 lines (ended by LF, CRLF or CR; a last line without an ending counts).
+    /// A line longer than 1 MiB fails with ``NetworkError/invalidResponse(reason:)``.
+    public var lines: Lines { Lines(stream: self) }
+
+    /// The body as Server-Sent Events, parsed by the WHATWG EventSource rules (comments skipped,
+    /// multi-line `data` joined with newlines, an event dispatched at each blank line).
+    public var events: Events { Events(stream: self) }
+
+    /// The lines of a ``ResponseStream``.
+    public struct Lines: AsyncSequence, Sendable {
+        public typealias Element = String
+        public typealias Failure = any Error
+        let stream: ResponseStream
+
+        public func makeAsyncIterator() -> Iterator { Iterator(chunks: stream.makeAsyncIterator()) }
+
+        /// Iterates lines.
+        public struct Iterator: AsyncIteratorProtocol {
+            var chunks: ResponseStream.Iterator
+            var splitter = LineSplitter()
+            var ready: [String] = []
+            var done = false
+
+            /// The next line, or `nil` at the end of the body.
+            public mutating func next() async throws -> String? {
+                while ready.isEmpty {
+                    guard !done else { return nil }
+                    if let chunk = try await chunks.next() {
+                        do {
+                            try splitter.feed(chunk, into: &ready)
+                        } catch {
+                            throw error.networkError
+                        }
+                    } else {
+                        done = true
+                        if let last = splitter.finish() { ready.append(last) }
+                    }
+                }
+                return ready.removeFirst()
+            }
+        }
+    }
+
+    /// The Server-Sent Events of a ``ResponseStream``.
+    public struct Events: AsyncSequence, Sendable {
+        public typealias Element = ServerSentEvent
+        public typealias Failure = any Error
+        let stream: ResponseStream
+
+        public func makeAsyncIterator() -> Iterator { Iterator(chunks: stream.makeAsyncIterator()) }
+
+        /// Iterates events.
+        public struct Iterator: AsyncIteratorProtocol {
+            var chunks: ResponseStream.Iterator
+            var parser = ServerSentEventParser()
+            var ready: [ServerSentEvent] = []
+
+            /// The next event, or `nil` at the end of the body (an unfinished event is dropped).
+            public mutating func next() async throws -> ServerSentEvent? {
+                while ready.isEmpty {
+                    guard let chunk = try await chunks.next() else {
+                        parser.finish()
+                        return nil
+                    }
+                    do {
+                        try parser.feed(chunk, into: &ready)
+                    } catch {
+                        if ready.isEmpty { throw error.networkError }
+                    }
+                }
+                return ready.removeFirst()
+            }
+        }
+    }
+}
