@@ -39,11 +39,13 @@ extension Pipeline {
                 await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
                 return
             case .retry(let delay, let result):
-                sink.cancel()
                 guard attempt < configuration.maxAttempts, ContinuousClock.now + delay < deadline ?? .now + finalRequest.timeout else {
-                    await finish(result, sink: sink, bodyInSink: false, request: finalRequest, head: head)
+                    await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
                     return
                 }
+                // attemptOnce left a streamed success for the end of its body; it ends here.
+                if bodyInSink, !result.isFailure { await plugins.didReceive(result, for: finalRequest) }
+                sink.cancel()
                 if delay > .zero { try? await Task.sleep(for: delay) }
                 guard !Task.isCancelled else {
                     await finish(.failure(.cancelled), sink: sink, bodyInSink: false, request: finalRequest, head: head)
@@ -61,7 +63,9 @@ extension Pipeline {
     ) async {
         guard case .success(let response) = result, bodyInSink, (200...299).contains(response.statusCode) else {
             // A failure, a non-2xx accepted by validation, or a response a plugin answered with in
-            // `prepare`: the body (if any) is whole, in the response.
+            // `prepare`: the body (if any) is whole, in the response. A transport success was not
+            // observed yet (attemptOnce defers streamed successes).
+            if bodyInSink, !result.isFailure { await plugins.didReceive(result, for: request) }
             if case .success(let response) = result {
                 let whole = ResponseBodySink(options: sink.options)
                 whole.yield(response.data)
