@@ -15,9 +15,15 @@ struct TraceHeader: Plugin {
         isOffline ? .stop(reason: "offline") : .proceed
     }
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        error.isTransient && request.attempt < 3 ? .retry(after: .milliseconds(200)) : .proceed
+        if error.statusCode == 451 { return .fail(.stopped(plugin: name, reason: "blocked in this region")) }
+        return error.isTransient && request.attempt < 3 ? .retry(after: .milliseconds(200)) : .proceed
+    }
+    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+        request.callStorage[AttemptCount.self] += 1      // observers see every attempt once
     }
 }
+
+enum AttemptCount: RequestContextKey { static var defaultValue: Int { 0 } }
 
 @Suite("README: Write your own plugin")
 struct CustomPluginExample {
@@ -72,5 +78,16 @@ struct CustomPluginExample {
             (error as? NetworkError)?.statusCode == 503
         }
         #expect(attempts.current == 1)
+    }
+
+    @Test func failReplacesAnErrorAndDidReceiveSeesEveryAttempt() async throws {
+        let transport = StubTransport(behavior: .custom { request in Response(statusCode: 451, request: request) })
+        let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader()])
+        await #expect {
+            _ = try await provider.request(.status(451))
+        } throws: { error in
+            guard case NetworkError.stopped(_, let reason) = error else { return false }
+            return reason == "blocked in this region"
+        }
     }
 }
