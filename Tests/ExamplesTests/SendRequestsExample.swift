@@ -13,7 +13,7 @@ struct SendRequestsExample {
         let file = temporaryDirectory().appendingPathComponent("bytes.bin")
 
         let provider = Provider<HTTPBin>(
-            transport: HTTPBinStub.transport,                 // README: URLSessionTransport(), or CurlTransport() from NetCurl
+            transport: HTTPBinStub.transport,                 // README: no transport (the platform default)
             plugins: [LoggerPlugin(), RetryPlugin()],
             configuration: ProviderConfiguration(baseURL: stagingURL, headers: ["X-App": "1"],
                                                  queryParameters: ["v": "2"], timeout: .seconds(30), maxAttempts: 3)

@@ -3,7 +3,7 @@ import NetCore
 @testable import NetPlugins
 import Testing
 
-/// Each leak reported in issue 15 (item 4), through a provider with `StubTransport`: the logger's
+/// Each leak found by the hostile-server review, through a provider with `StubTransport`: the logger's
 /// lines (compact, verbose, cURL) and the capture's entries and HAR must not hold the secret.
 @Suite("Secret leaks")
 struct SecretLeakTests {

@@ -3,7 +3,7 @@ import NetBatch
 import NetCore
 import NetCurl
 
-/// Issue 6: BatchManager of 1,000 requests at maxConcurrent 8 versus a raw TaskGroup limited to 8
+/// BatchManager of 1,000 requests at maxConcurrent 8 versus a raw TaskGroup limited to 8
 /// sending the same requests through the same provider and transport.
 func batchBenchmark() async throws {
     let provider = Provider<BenchAPI>(transport: CurlTransport())

@@ -3,7 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 
-/// Issue 5: cache hits through `Provider.request(_:as:)` on one task (one core), memory and
+/// Cache hits through `Provider.request(_:as:)` on one task (one core), memory and
 /// disk, next to a CurlTransport round trip to the same nginx.
 func cacheBenchmark(total: Int) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-cache-\(UUID().uuidString)")

@@ -5,23 +5,28 @@ import Foundation
 import NetCore
 import NetCurl
 
-/// Issue 3: Provider + CurlTransport + 5 no-op plugins + JSON decode, against raw URLSession, the
-/// same GETs from C on libcurl multi, and wrk (the physical limit) on the same nginx.
+/// `Provider()` with its default transport (CurlTransport on Linux) + 5 no-op plugins + JSON
+/// decode, against raw URLSession, the same GETs from C on libcurl multi, and wrk (the physical
+/// limit) on the same nginx.
 func curlBenchmark(total: Int) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
     let configuration = URLSessionConfiguration.default
     configuration.urlCache = nil
     let session = URLSession(configuration: configuration)
     let decoder = JSONDecoder()
-    let curlTransport = CurlTransport()
-    let curlProvider = Provider<BenchAPI>(transport: curlTransport, plugins: (0..<5).map { _ in NoOpPlugin() })
+    // What a user gets from `Provider<API>()` on Linux: the shared default CurlTransport.
+    let curlProvider = Provider<BenchAPI>(plugins: (0..<5).map { _ in NoOpPlugin() })
+    guard let curlTransport = curlProvider.transport as? CurlTransport else {
+        print("the default transport is not CurlTransport on this platform; skipping")
+        return
+    }
     let onLoop = "same, callers on transport.executor"
     let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
         ("raw URLSession + JSONDecoder", { _ in
             let (data, _) = try await session.data(for: URLRequest(url: url))
             _ = try decoder.decode(SmallDocument.self, from: data)
         }),
-        ("Provider + CurlTransport + 5 plugins", { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
+        ("Provider() (default CurlTransport) + 5 plugins", { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
         (onLoop, { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
     ]
     for concurrency in [1, 8] {

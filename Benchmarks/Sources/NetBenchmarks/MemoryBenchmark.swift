@@ -2,7 +2,7 @@ import Foundation
 import NetCore
 import NetCurl
 
-/// Issue 3: peak RSS of a 512 MiB download to disk and a 512 MiB file upload, each measured in a
+/// Peak RSS of a 512 MiB download to disk and a 512 MiB file upload, each measured in a
 /// child process of its own (`--child=download|upload`) so one run does not hide the other.
 func memoryBenchmark() async throws {
     let environment = ProcessInfo.processInfo.environment

@@ -3,7 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 
-/// Issue 4: LoggerPlugin (default mode, output discarded) + CapturePlugin over CurlTransport at
+/// LoggerPlugin (default mode, output discarded) + CapturePlugin over CurlTransport at
 /// 8 concurrent, against the same provider without them.
 func pluginBenchmark(total: Int) async throws {
     let transport = CurlTransport()

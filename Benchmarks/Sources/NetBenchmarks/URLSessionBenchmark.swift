@@ -4,7 +4,7 @@ import FoundationNetworking
 import Foundation
 import NetCore
 
-/// Issue 2: raw URLSession + JSONDecoder versus Provider with 5 no-op plugins + request(_:as:).
+/// raw URLSession + JSONDecoder versus Provider with 5 no-op plugins + request(_:as:).
 func urlSessionBenchmark(total: Int) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
     let rawDefault = URLSession(configuration: .default)

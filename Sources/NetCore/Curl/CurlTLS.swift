@@ -10,6 +10,8 @@ import Foundation
 enum CurlTLS {
     static func apply(_ policy: TLSPolicy?, to easy: UnsafeMutableRawPointer, host: String) throws(NetworkError) {
         _ = netkit_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+        // TLS 1.2 at least, whatever the system's OpenSSL configuration allows.
+        _ = netkit_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         guard let policy else {
             _ = netkit_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
             return

@@ -1,0 +1,24 @@
+// Mirrors the README section "Testing your API client" (record and replay); keep them in sync.
+import Foundation
+import NetCore
+import NetPlugins
+import Testing
+
+@Suite("README: record and replay")
+struct ReplayExample {
+    @Test func recordOnceThenReplayWithoutANetwork() async throws {
+        let fixture = temporaryDirectory().appendingPathComponent("user.har")
+        let liveTransport = HTTPBinStub.transport            // README: DefaultTransport.shared (the real network)
+
+        // Record: requests missing from the file go to the network and are appended, redacted.
+        let recording = try ReplayTransport(har: fixture, mode: .recordWhenMissing(transport: liveTransport, to: fixture))
+        let recorder = Provider<HTTPBin>(transport: recording)
+        let live = try await recorder.request(.get(["q": "swift"]), as: [String: String].self, atKeyPath: "args")
+
+        // Replay: the same requests are answered from the file; a missing one fails clearly.
+        let replay = Provider<HTTPBin>(transport: try ReplayTransport(har: fixture))
+        let args = try await replay.request(.get(["q": "swift"]), as: [String: String].self, atKeyPath: "args")
+        #expect(args == live)
+        await #expect(throws: NetworkError.self) { _ = try await replay.request(.status(418)) }
+    }
+}
