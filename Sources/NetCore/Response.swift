@@ -166,3 +166,18 @@ public struct ResponseMetrics: Sendable, Hashable {
         self.httpVersion = httpVersion
     }
 }
+
+extension Response {
+    /// Writes a 2xx body to `destination` as a real download would (for transports that hold the
+    /// body in memory: stubs, replay); the body then lives in ``fileURL``.
+    package mutating func storeDownload(at destination: DownloadDestination) throws(NetworkError) {
+        guard (200...299).contains(statusCode) else { return }
+        do {
+            try DownloadFiles.place(data, at: destination.url)
+        } catch {
+            throw .fileSystem(reason: "could not write \(destination.url.path): \(error)")
+        }
+        fileURL = destination.url
+        data = Data()
+    }
+}

@@ -11,21 +11,15 @@ extension Pipeline {
         var context = RequestContext()
         var attempt = 1
         while true {
-            let startedAt = ContinuousClock.now
             var request: Request
-            do {
-                request = try builder.build(target, id: id, attempt: attempt, context: context)
-            } catch {
-                var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
-                fallback.attemptStartedAt = startedAt
-                fallback.callStorage = storage
-                await plugins.didReceive(.failure(error), for: fallback)
-                head.deliver(.failure(error))
-                _ = await plugins.process(.failure(error), for: fallback)
+            switch await buildAttempt(target, id: id, attempt: attempt, context: context, storage: storage) {
+            case .success(let built):
+                request = built
+            case .failure(let failed):
+                head.deliver(.failure(failed.error))
+                _ = await plugins.process(.failure(failed.error), for: failed.request)
                 return
             }
-            request.attemptStartedAt = startedAt
-            request.callStorage = storage
             if let idle = options.idleTimeout { request.timeout = idle }
             let sink = ResponseBodySink(options: options)
             let streamed = Locked(false)

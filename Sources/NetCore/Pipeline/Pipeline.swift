@@ -26,19 +26,11 @@ struct Pipeline: Sendable {
         var context = RequestContext()
         var attempt = 1
         while true {
-            let startedAt = ContinuousClock.now
-            var request: Request
-            do {
-                request = try builder.build(target, id: id, attempt: attempt, context: context)
-            } catch {
-                var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
-                fallback.attemptStartedAt = startedAt
-                fallback.callStorage = storage
-                await plugins.didReceive(.failure(error), for: fallback)
-                return await plugins.process(.failure(error), for: fallback)
+            let request: Request
+            switch await buildAttempt(target, id: id, attempt: attempt, context: context, storage: storage) {
+            case .success(let built): request = built
+            case .failure(let failed): return await plugins.process(.failure(failed.error), for: failed.request)
             }
-            request.attemptStartedAt = startedAt
-            request.callStorage = storage
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events) { request in
                 await send(request, progress: events.onProgress)
             }
@@ -62,6 +54,31 @@ struct Pipeline: Sendable {
                 attempt += 1
                 context = finalRequest.context
             }
+        }
+    }
+
+    /// A request that could not be built, and the stand-in request hooks see instead.
+    struct BuildFailure: Error {
+        let error: NetworkError
+        let request: Request
+    }
+
+    /// Builds attempt `attempt` of a call; a failure has already been observed (`didReceive`).
+    func buildAttempt(
+        _ target: any TargetType, id: UUID, attempt: Int, context: RequestContext, storage: CallStorage
+    ) async -> Result<Request, BuildFailure> {
+        let startedAt = ContinuousClock.now
+        do {
+            var request = try builder.build(target, id: id, attempt: attempt, context: context)
+            request.attemptStartedAt = startedAt
+            request.callStorage = storage
+            return .success(request)
+        } catch {
+            var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
+            fallback.attemptStartedAt = startedAt
+            fallback.callStorage = storage
+            await plugins.didReceive(.failure(error), for: fallback)
+            return .failure(BuildFailure(error: error, request: fallback))
         }
     }
 

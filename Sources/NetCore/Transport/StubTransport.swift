@@ -64,7 +64,7 @@ public struct StubTransport: Transport {
         }
         let bytes = Int64(response.data.count)
         if let download = request.download, response.fileURL == nil {
-            try store(&response, at: download)
+            try response.storeDownload(at: download)
         }
         progress?(TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes))
         if response.metrics == nil {
@@ -85,15 +85,4 @@ public struct StubTransport: Transport {
                         request: request, source: .stub)
     }
 
-    /// Writes a 2xx body to the download destination, as a real transport would.
-    private func store(_ response: inout Response, at destination: DownloadDestination) throws(NetworkError) {
-        guard (200...299).contains(response.statusCode) else { return }
-        do {
-            try DownloadFiles.place(response.data, at: destination.url)
-        } catch {
-            throw .fileSystem(reason: "could not write \(destination.url.path): \(error)")
-        }
-        response.fileURL = destination.url
-        response.data = Data()
-    }
 }

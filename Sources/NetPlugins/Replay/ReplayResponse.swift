@@ -21,15 +21,7 @@ enum ReplayResponse {
         )
         var response = Response(statusCode: status, headers: headers(exchange.responseHeaders), data: exchange.responseBody,
                                 request: request, source: .stub, metrics: metrics)
-        if let download = request.download, (200...299).contains(status) {
-            do {
-                try DownloadFiles.place(response.data, at: download.url)
-            } catch {
-                throw .fileSystem(reason: "could not write \(download.url.path): \(error)")
-            }
-            response.fileURL = download.url
-            response.data = Data()
-        }
+        if let download = request.download { try response.storeDownload(at: download) }
         progress?(TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes))
         return response
     }

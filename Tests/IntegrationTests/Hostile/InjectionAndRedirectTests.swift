@@ -89,12 +89,7 @@ struct PerHopTLSTests {
     static let wrongPin = Data(repeating: 7, count: 32).base64EncodedString()
 
     static func server() throws -> (url: URL, pin: String, certificate: Data) {
-        let url = try TestServers.require("NETKIT_TLS_URL")
-        guard let pin = TestServers.environment["NETKIT_TLS_PIN"], let path = TestServers.environment["NETKIT_TLS_CERT"] else {
-            Issue.record("NETKIT_TLS_PIN or NETKIT_TLS_CERT is not set: run scripts/test")
-            throw TestServers.MissingServer(name: "NETKIT_TLS_PIN")
-        }
-        return (url, pin, try Data(contentsOf: URL(fileURLWithPath: path)))
+        try SecurityPathTests.tlsServer()
     }
 
     @Test("An unpinned http hop redirecting to a pinned host gets that host's pins checked", arguments: TransportKind.allCases)
