@@ -17,6 +17,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
 
     /// No connection could be made (refused, unreachable).
     case connectionFailed(host: String, reason: String)
+    /// The proxy refused the request or could not be reached or authenticated to (the reason
+    /// never includes proxy credentials).
+    case proxyFailed(proxy: String, reason: String)
     /// The host name could not be resolved.
     case dnsFailure(host: String)
     /// The request did not finish within its timeout.
@@ -47,6 +50,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
 
     /// The status code failed the target's ``Validation``. The response, body included, is kept.
     case unacceptableStatus(Response)
+    /// The response's `Content-Type` is not one the target's ``Validation`` accepts. The
+    /// response, body included, is kept.
+    case unacceptableContentType(Response, accepted: [String])
     /// The body could not be decoded as `type`.
     case decodingFailed(type: String, keyPath: String?, reason: String, bodyExcerpt: String)
     /// A business-level code in the body was rejected (see the response-code plugin).
@@ -66,7 +72,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// The response, for cases that carry one.
     public var response: Response? {
         switch self {
-        case .unacceptableStatus(let response), .businessCode(_, _, let response): response
+        case .unacceptableStatus(let response), .businessCode(_, _, let response), .unacceptableContentType(let response, _): response
         default: nil
         }
     }
@@ -95,6 +101,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
             "Cannot read the upload file \(url.path) for \(target): \(reason). Check that it exists and is readable."
         case .invalidRequest(let target, let reason):
             "Invalid request \(target): \(reason)."
+        case .proxyFailed(let proxy, let reason):
+            "The proxy \(proxy) failed: \(reason). Check the proxy address, its credentials and whether it allows this destination."
         case .connectionFailed(let host, let reason):
             "Could not connect to \(host): \(reason). Is the server running and reachable?"
         case .dnsFailure(let host):
@@ -123,6 +131,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
             "The request failed: \(reason)."
         case .unacceptableStatus(let response):
             "Status \(response.statusCode) is not accepted for \(response.request.description). Body: \(response.redactedExcerpt())"
+        case .unacceptableContentType(let response, let accepted):
+            "The response to \(response.request.description) has Content-Type \(response.headers["Content-Type"].map { "\"\($0)\"" } ?? "(none)"), but only \(accepted.joined(separator: ", ")) is accepted. Body: \(response.redactedExcerpt())"
         case .decodingFailed(let type, let keyPath, let reason, let excerpt):
             "Could not decode \(type)\(keyPath.map { " at key path \"\($0)\"" } ?? ""): \(reason). Body starts: \(excerpt)"
         case .businessCode(let code, let message, let response):

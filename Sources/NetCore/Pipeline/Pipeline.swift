@@ -164,9 +164,7 @@ struct Pipeline: Sendable {
         } catch {
             return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
-        guard request.target.validation.accepts(response.statusCode) else {
-            return .failure(.unacceptableStatus(response))
-        }
+        if let failure = request.target.validation.check(response) { return .failure(failure) }
         return .success(response)
     }
 }
