@@ -21,15 +21,56 @@ public struct ParameterEncoding: Sendable, Hashable {
         case numeric
     }
 
+    /// How nested dictionaries name their keys.
+    public enum DictionaryStyle: Sendable, Hashable {
+        /// `user[name]=ada` (Rails, PHP, Alamofire's default).
+        case brackets
+        /// `user.name=ada`.
+        case dots
+    }
+
+    /// What a `nil` value becomes.
+    public enum NilStyle: Sendable, Hashable {
+        /// A bare key: `flag` (the default, as in earlier releases).
+        case bareKey
+        /// Nothing: the pair is left out.
+        case dropped
+    }
+
+    /// How spaces are written.
+    public enum SpaceStyle: Sendable, Hashable {
+        /// `%20` (RFC 3986; the default).
+        case percentEncoded
+        /// `+` (HTML forms, `application/x-www-form-urlencoded`); a literal `+` is then `%2B`.
+        case plus
+    }
+
     /// Array style; default ``ArrayStyle/brackets``.
     public var arrayStyle: ArrayStyle
     /// Bool style; default ``BoolStyle/literal``.
     public var boolStyle: BoolStyle
+    /// How nested dictionary keys are written. Default: brackets.
+    public var dictionaryStyle: DictionaryStyle = .brackets
+    /// What `nil` values become. Default: a bare key.
+    public var nilStyle: NilStyle = .bareKey
+    /// How spaces are written. Default: `%20`.
+    public var spaceStyle: SpaceStyle = .percentEncoded
 
     /// Creates an encoding.
     public init(arrayStyle: ArrayStyle = .brackets, boolStyle: BoolStyle = .literal) {
         self.arrayStyle = arrayStyle
         self.boolStyle = boolStyle
+    }
+
+    /// Creates an encoding with every option.
+    public init(
+        arrayStyle: ArrayStyle = .brackets, boolStyle: BoolStyle = .literal, dictionaryStyle: DictionaryStyle,
+        nilStyle: NilStyle = .bareKey, spaceStyle: SpaceStyle = .percentEncoded
+    ) {
+        self.init(arrayStyle: arrayStyle, boolStyle: boolStyle)
+        self.dictionaryStyle = dictionaryStyle
+        self.nilStyle = nilStyle
+        self.spaceStyle = spaceStyle
     }
 
     /// Encodes `parameters` as `key=value` pairs joined by `&`, percent-encoded per RFC 3986
@@ -47,7 +88,8 @@ public struct ParameterEncoding: Sendable, Hashable {
         switch value {
         case .dictionary(let nested):
             for element in nested {
-                append("\(key)[\(element.key)]", element.value, to: &pairs)
+                let nestedKey = dictionaryStyle == .dots ? "\(key).\(element.key)" : "\(key)[\(element.key)]"
+                append(nestedKey, element.value, to: &pairs)
             }
         case .array(let values):
             for (index, item) in values.enumerated() {
@@ -59,10 +101,16 @@ public struct ParameterEncoding: Sendable, Hashable {
                 append(itemKey, item, to: &pairs)
             }
         case .null:
-            pairs.append(PercentEncoding.encode(key))
+            if nilStyle == .bareKey { pairs.append(escape(key)) }
         default:
-            pairs.append(PercentEncoding.encode(key) + "=" + PercentEncoding.encode(scalarText(value)))
+            pairs.append(escape(key) + "=" + escape(scalarText(value)))
         }
+    }
+
+    /// Percent-encodes `text`, with `+` for spaces when asked.
+    private func escape(_ text: String) -> String {
+        let encoded = PercentEncoding.encode(text)
+        return spaceStyle == .plus ? encoded.replacingOccurrences(of: "%20", with: "+") : encoded
     }
 
     private func scalarText(_ value: ParameterValue) -> String {
