@@ -42,6 +42,7 @@ Endpoints (any method unless noted; query parameters in brackets):
   /redirect-to [url, status=302]   status with "Location: url" (absolute or relative)
   /counter/hit [key]               200 {"count": n}; counts requests per key
   /counter/value [key]             200 {"count": n} without counting
+  /counter/slow [key, delay_ms=300] counts like /counter/hit, then answers after delay_ms
   /cut-in-headers                  a status line and one header, then a normal close (no blank line)
   /two-content-lengths             "Content-Length: 5" and "Content-Length: 10", then 10 bytes
   /bad-status-line                 "HTTP/1.1 OK-ish\r\n" (no status code), headers, a body
@@ -348,6 +349,7 @@ class FaultHandler(BaseHTTPRequestHandler):
             "/redirect-to": self.h_redirect_to,
             "/counter/hit": self.h_counter_hit,
             "/counter/value": self.h_counter_value,
+            "/counter/slow": self.h_counter_slow,
             "/cut-in-headers": self.h_cut_in_headers,
             "/two-content-lengths": self.h_two_content_lengths,
             "/bad-status-line": self.h_bad_status_line,
@@ -532,6 +534,14 @@ class FaultHandler(BaseHTTPRequestHandler):
         with _state_lock:
             _counters[key] = _counters.get(key, 0) + 1
             n = _counters[key]
+        self._json(200, {"count": n})
+
+    def h_counter_slow(self):
+        key = self._qstr("key", "")
+        with _state_lock:
+            _counters[key] = _counters.get(key, 0) + 1
+            n = _counters[key]
+        time.sleep(self._qint("delay_ms", 300) / 1000.0)
         self._json(200, {"count": n})
 
     def h_counter_value(self):

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Shares one transfer among identical requests in flight at the same moment.
+///
+/// ```swift
+/// let provider = Provider<API>(transport: DeduplicatingTransport(DefaultTransport.shared))
+/// ```
+///
+/// Requests are identical when they have the same safe method (`GET`, `HEAD`, `OPTIONS`), URL,
+/// TLS policy, credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`) and the
+/// headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
+/// through on their own. Every caller gets the response (with its own ``Response/request``).
+/// Cancelling one caller ends only that caller's wait; the shared transfer is cancelled when
+/// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
+public final class DeduplicatingTransport: Transport {
+    /// The transport that sends the shared requests.
+    public let base: any Transport
+    /// Request headers besides the credential headers that must match, any case.
+    public let keyHeaders: [String]
+
+    private let flights = Locked<[FlightKey: Flight]>([:])
+
+    /// Creates a transport that deduplicates over `base`.
+    /// - Parameter keyHeaders: Headers whose values must match too. Default: `Accept`,
+    ///   `Accept-Language`, `Accept-Encoding`.
+    public init(_ base: any Transport, keyHeaders: [String] = ["Accept", "Accept-Language", "Accept-Encoding"]) {
+        self.base = base
+        self.keyHeaders = keyHeaders
+    }
+
+    /// The base transport's capabilities.
+    public var capabilities: TransportCapabilities { base.capabilities }
+
+    /// Sends `request`, or joins an identical one already in flight.
+    public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+        guard let key = FlightKey(request, keyHeaders: keyHeaders) else {
+            return try await base.send(request, progress: progress)
+        }
+        let (flight, waiter) = flights.withLock { flights -> (Flight, Int) in
+            if let flight = flights[key], let waiter = flight.join() { return (flight, waiter) }
+            let flight = Flight()
+            flights[key] = flight
+            return (flight, flight.join()!)
+        }
+        flight.startIfNeeded { [base, flights] in
+            defer { flights.withLock { if $0[key] === flight { $0[key] = nil } } }
+            return try await base.send(request, progress: progress)
+        }
+        var response = try await flight.wait(as: waiter)
+        response.request = request
+        return response
+    }
+}
+
+/// What makes two requests the same for ``DeduplicatingTransport``.
+struct FlightKey: Hashable, Sendable {
+    let method: String
+    let url: URL
+    let tls: TLSPolicy?
+    let headers: [String]
+
+    init?(_ request: Request, keyHeaders: [String]) {
+        let method = request.method.rawValue.uppercased()
+        guard ["GET", "HEAD", "OPTIONS"].contains(method), request.download == nil else { return nil }
+        if case .none = request.body {} else { return nil }
+        self.method = method
+        self.url = request.url
+        self.tls = request.tls
+        let names = ["Authorization", "Cookie", "Proxy-Authorization"] + keyHeaders
+        self.headers = names.map { request.headers[$0] ?? "" }
+    }
+}
+
+/// One shared transfer and the callers waiting for it.
+final class Flight: Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        var waiters: [Int: CheckedContinuation<Response, any Error>] = [:]
+        var joined = 0
+        var nextWaiter = 0
+        var result: Result<Response, any Error>?
+        var abandoned = false
+    }
+
+    private let state = Locked(State())
+
+    /// Registers a caller; `nil` when the flight is over or abandoned (start a new one).
+    func join() -> Int? {
+        state.withLock { state in
+            guard state.result == nil, !state.abandoned else { return nil }
+            state.nextWaiter += 1
+            state.joined += 1
+            return state.nextWaiter
+        }
+    }
+
+    /// Starts `send` once, whoever calls first.
+    func startIfNeeded(_ send: @escaping @Sendable () async throws -> Response) {
+        state.withLock { state in
+            guard state.task == nil else { return }
+            state.task = Task { [self] in
+                let result: Result<Response, any Error>
+                do { result = .success(try await send()) } catch { result = .failure(error) }
+                finish(result)
+            }
+        }
+    }
+
+    /// Waits for the shared result; a cancelled caller stops waiting at once.
+    func wait(as waiter: Int) async throws -> Response {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<Response, any Error>? in
+                    if let result = state.result { return result }
+                    if Task.isCancelled { return .failure(NetworkError.cancelled) }
+                    state.waiters[waiter] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            leave(waiter)
+        }
+    }
+
+    /// A caller cancelled: it gets `.cancelled`; the last one cancels the transfer.
+    private func leave(_ waiter: Int) {
+        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Response, any Error>?, Task<Void, Never>?) in
+            guard state.result == nil else { return (nil, nil) }
+            state.joined -= 1
+            let continuation = state.waiters.removeValue(forKey: waiter)
+            guard state.joined == 0 else { return (continuation, nil) }
+            state.abandoned = true
+            return (continuation, state.task)
+        }
+        continuation?.resume(throwing: NetworkError.cancelled)
+        task?.cancel()
+    }
+
+    private func finish(_ result: Result<Response, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Response, any Error>] in
+            state.result = result
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}
