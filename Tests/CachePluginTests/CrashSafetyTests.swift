@@ -116,8 +116,12 @@ struct CrashSafetyTests {
         try process.run()
         // A watchdog, not a wait: a child that hangs must not hang the suite.
         let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        // A task, not a DispatchWorkItem: a cancelled task ends at once and frees itself, where a
+        // cancelled work item stays queued until its deadline (a leak report at exit).
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(120))
+            kill(pid, SIGKILL)
+        }
         defer { watchdog.cancel() }
         var written = 0
         while written < killAfter {

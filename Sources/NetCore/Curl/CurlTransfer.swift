@@ -39,8 +39,9 @@ final class CurlTransfer {
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
 
-    /// The engine, for commands a stream's reader triggers (unpause, cancel).
-    private weak var engine: CurlEngine?
+    /// The engine, for commands a stream's reader triggers (unpause, cancel). Strong: it runs
+    /// this transfer's loop anyway, and a stopped engine ignores late commands.
+    private let engine: CurlEngine
 
     init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration, engine: CurlEngine) {
         self.job = job
@@ -122,9 +123,9 @@ final class CurlTransfer {
         lastActivity = .now
         job.continuation.resume(returning: CurlReply(statusCode: statusCode, rawHeaders: rawHeaders, body: Data(), fileURL: nil, timings: timings()))
         let token = job.token
-        job.stream?.onCancel { [weak engine] in
+        job.stream?.onCancel { [engine] in
             token.markCancelled()
-            engine?.submit(.cancel(token))
+            engine.submit(.cancel(token))
         }
     }
 
@@ -133,7 +134,7 @@ final class CurlTransfer {
         guard sink.hasRoom else {
             isPaused = true
             let token = job.token
-            sink.whenDrained { [weak engine] in engine?.submit(.unpause(token)) }
+            sink.whenDrained { [engine] in engine.submit(.unpause(token)) }
             return Int(CURL_WRITEFUNC_PAUSE)
         }
         lastActivity = .now

@@ -41,7 +41,9 @@ final class DeadlineWatcher: Sendable {
     private func makeTimer() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(5))
-        timer.setEventHandler { [weak self] in self?.tick() }
+        // Strong: the watcher is a process-wide singleton (a weak reference's side table would
+        // only show up as a leak at exit).
+        timer.setEventHandler { [self] in tick() }
         timer.resume()
         return timer
     }

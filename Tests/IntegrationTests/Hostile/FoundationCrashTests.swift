@@ -35,8 +35,12 @@ struct FoundationCrashTests {
         process.standardError = errors
         try process.run()
         let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        // A task, not a DispatchWorkItem: a cancelled task ends at once and frees itself, where a
+        // cancelled work item stays queued until its deadline (a leak report at exit).
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            kill(pid, SIGKILL)
+        }
         defer { watchdog.cancel() }
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
