@@ -20,7 +20,7 @@ public enum RequestBody: Sendable {
     }
 
     /// The body's segments in order, for streaming readers.
-    public var segments: [BodySegment] {
+    package var segments: [BodySegment] {
         switch self {
         case .none: []
         case .data(let data): [.data(data)]
@@ -41,7 +41,7 @@ public enum RequestBody: Sendable {
 }
 
 /// A run of body bytes: in memory, or a whole file.
-public enum BodySegment: Sendable {
+package enum BodySegment: Sendable {
     case data(Data)
     case file(URL)
 }
@@ -51,7 +51,7 @@ public struct MultipartBody: Sendable {
     /// The boundary between parts.
     public let boundary: String
     /// The segments, in wire order.
-    public let segments: [BodySegment]
+    package let segments: [BodySegment]
     /// The total length in bytes.
     public let contentLength: Int64
 
@@ -79,14 +79,14 @@ public struct MultipartBody: Sendable {
 ///
 /// Transports use it to stream bodies of any size with constant memory.
 /// Not thread-safe: one reader per transfer, used from one thread at a time.
-public final class BodyStreamReader {
+package final class BodyStreamReader {
     private var segments: ArraySlice<BodySegment>
     private var currentData: Data?
     private var dataOffset = 0
     private var currentFile: FileHandle?
 
     /// Creates a reader over `body`.
-    public init(_ body: RequestBody) {
+    package init(_ body: RequestBody) {
         segments = body.segments[...]
     }
 
@@ -94,7 +94,7 @@ public final class BodyStreamReader {
 
     /// Copies up to `buffer.count` bytes into `buffer`; returns 0 at the end of the body.
     /// Throws when a file cannot be opened or read.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             if let data = currentData {
                 let count = min(buffer.count, data.count - dataOffset)

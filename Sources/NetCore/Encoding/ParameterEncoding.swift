@@ -126,10 +126,10 @@ public struct ParameterEncoding: Sendable, Hashable {
 }
 
 /// RFC 3986 percent-encoding.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Encodes every byte of `text`'s UTF-8 except the unreserved characters
     /// `A-Z a-z 0-9 - . _ ~`.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         encode(text) { isUnreserved($0) }
     }
 
@@ -162,7 +162,7 @@ public enum PercentEncoding {
 
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`); `nil` for a malformed escape
     /// or bytes that are not UTF-8.
-    public static func decode(_ text: String, plusAsSpace: Bool = false) -> String? {
+    package static func decode(_ text: String, plusAsSpace: Bool = false) -> String? {
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -9,48 +9,48 @@ import Foundation
 /// SHA256.hex(Data("abc".utf8))                 // "ba7816bf…"
 /// SHA256.base64(spkiDER)                        // a libcurl-style pin without the "sha256//" prefix
 /// ```
-public enum SHA256 {
+package enum SHA256 {
     /// The digest length in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The 32-byte digest of `data`.
-    public static func hash(_ data: Data) -> [UInt8] {
+    package static func hash(_ data: Data) -> [UInt8] {
         var hasher = Hasher()
         hasher.update(data)
         return hasher.finalize()
     }
 
     /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var hasher = Hasher()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The 32-byte digest of raw bytes.
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = Hasher()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The 32-byte digest of a string's UTF-8 bytes.
-    public static func hash(_ string: String) -> [UInt8] {
+    package static func hash(_ string: String) -> [UInt8] {
         hash(Data(string.utf8))
     }
 
     /// The digest of `data` as 64 lowercase hexadecimal characters.
-    public static func hex(_ data: Data) -> String {
+    package static func hex(_ data: Data) -> String {
         hexString(hash(data))
     }
 
     /// The digest of `data` in standard Base64 (44 characters), as used for SPKI pins.
-    public static func base64(_ data: Data) -> String {
+    package static func base64(_ data: Data) -> String {
         Data(hash(data)).base64EncodedString()
     }
 
     /// Lowercase hexadecimal for any bytes (a digest, usually).
-    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexString(_ bytes: some Sequence<UInt8>) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var characters: [UInt8] = []
         characters.reserveCapacity(64)
