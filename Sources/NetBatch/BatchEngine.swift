@@ -45,7 +45,7 @@ final class BatchEngine<Target: TargetType>: Sendable {
         while !pending.isEmpty {
             rounds += 1
             onEvent?(.roundStarted(round: rounds, itemCount: pending.count))
-            let stoppedEarly = await runRound(pending, slots: &slots)
+            let stoppedEarly = await runRound(byPriority(pending), slots: &slots)
             pending = stoppedEarly ? [] : await nextRound(after: rounds, slots: slots)
         }
         let items = slots.indices.map { index in
@@ -57,6 +57,16 @@ final class BatchEngine<Target: TargetType>: Sendable {
         let result = BatchResult(items: items, rounds: max(rounds, 1), decoder: decoder)
         onEvent?(.finished(result.summary))
         return result
+    }
+
+    /// `indexes` with higher ``RequestPriority`` first, in input order within a priority
+    /// (operations count as normal).
+    private func byPriority(_ indexes: [Int]) -> [Int] {
+        let priorities = indexes.map { target($0)?.priority ?? .normal }
+        guard priorities.contains(where: { $0 != .normal }) else { return indexes }
+        return indexes.indices.sorted { a, b in
+            priorities[a] != priorities[b] ? priorities[a] > priorities[b] : a < b
+        }.map { indexes[$0] }
     }
 
     /// Runs `indexes` with the sliding window. Returns whether it stopped early (fail-fast or

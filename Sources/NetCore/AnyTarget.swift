@@ -29,6 +29,7 @@ public struct AnyTarget: TargetType, CustomStringConvertible {
     public var validation: Validation { base.validation }
     public var sampleResponse: SampleResponse { base.sampleResponse }
     public var maxResponseBytes: Int64? { base.maxResponseBytes }
+    public var priority: RequestPriority { base.priority }
     public var description: String { targetDescription(base) }
 }
 

@@ -36,6 +36,8 @@ public protocol TargetType: Sendable {
     /// The most bytes this target's in-memory response body may have (after decompression).
     /// Default `nil`: the provider's ``ProviderConfiguration/maxResponseBytes``.
     var maxResponseBytes: Int64? { get }
+    /// How urgent this target's requests are. Default ``RequestPriority/normal``.
+    var priority: RequestPriority { get }
 }
 
 public extension TargetType {
@@ -49,6 +51,8 @@ public extension TargetType {
     var sampleResponse: SampleResponse { SampleResponse(statusCode: 200) }
     /// The provider's limit by default.
     var maxResponseBytes: Int64? { nil }
+    /// Normal by default.
+    var priority: RequestPriority { .normal }
 }
 
 /// An HTTP request method. Use the predefined constants or any custom token.

@@ -57,6 +57,7 @@ extension CurlTransfer {
             _ = netkit_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             // Wait for a connection being set up to say whether it multiplexes, instead of opening more.
             _ = netkit_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+            _ = netkit_easy_setopt_long(easy, CURLOPT_STREAM_WEIGHT, request.target.priority.rawValue)
         }
         try CurlTLS.apply(request.tls, to: easy, host: request.host)
 
