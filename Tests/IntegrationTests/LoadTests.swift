@@ -120,7 +120,11 @@ struct LoadTests {
         #expect(descriptorsAfter <= descriptorsBefore, """
             descriptors \(descriptorsBefore) -> \(descriptorsAfter), new: \(ProcessProbe.added(ProcessProbe.descriptorTargets(), over: targetsBefore))
             """)
-        #expect(residentAfter - residentBefore < 64 << 20,
+        // The address sanitizer keeps freed memory in quarantine (up to 256 MiB) and its RSS swings
+        // by hundreds of MiB with whatever ran before, so there the bound only catches runaways;
+        // the sanitizer's leak check covers what this bound means.
+        let bound = Workload.underSanitizer ? 512 << 20 : 64 << 20
+        #expect(residentAfter - residentBefore < bound,
                 "RSS grew by \(ProcessProbe.mebibytes(residentAfter - residentBefore))")
     }
 }

@@ -105,7 +105,8 @@ struct StreamTests {
         while read < 64 << 20, let chunk = try await iterator.next() { read += chunk.count }
         let growth = residentBytes() - before
         print("[stream backpressure] paused at \(waiting) delivered bytes; read \(read >> 20) MiB; RSS grew \(growth >> 20) MiB")
-        #expect(growth < 64 << 20)
+        // Under the address sanitizer freed memory sits in quarantine; there only the pause is checked.
+        #expect(NETKIT_SANITIZED || growth < 64 << 20)
     }
 
     /// This process's resident set size.
