@@ -72,13 +72,12 @@ public struct Response: Sendable, CustomStringConvertible {
         } catch let error as NetworkError {
             throw error
         } catch {
-            throw .decodingFailed(type: typeName, keyPath: keyPath, reason: Self.describe(error), bodyExcerpt: redactedExcerpt())
+            throw .decodingFailed(type: typeName, keyPath: keyPath, reason: Self.describe(error, under: keyPath), bodyExcerpt: redactedExcerpt())
         }
     }
 
     public var description: String { "\(statusCode) \(request.description) (\(data.count) bytes, \(source))" }
 
-    /// The first 200 characters of a body, for error messages.
     /// The start of the body for error messages, with secrets redacted (see the README's
     /// security model); `(empty body)` when there is none.
     func redactedExcerpt() -> String {
@@ -88,24 +87,29 @@ public struct Response: Sendable, CustomStringConvertible {
         return excerpt.trimmingCharacters(in: .newlines)
     }
 
-    private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
+    /// What went wrong, with the coding path spelled from the body's top (`keyPath` first).
+    private static func describe(_ error: any Error, under keyPath: String?) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let components = (keyPath.map { [$0] } ?? []) + context.codingPath.map(\.stringValue)
+            return components.isEmpty ? "the top level" : components.joined(separator: ".")
+        }
+        func detail(_ context: DecodingError.Context) -> String {
+            var text = context.debugDescription
+            while text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+        return switch error as? DecodingError {
         case .keyNotFound(let key, let context)?:
             "missing key \"\(key.stringValue)\" at \(path(context))"
         case .typeMismatch(let type, let context)?:
-            "expected \(type) at \(path(context)): \(context.debugDescription)"
+            "expected \(type) at \(path(context)): \(detail(context))"
         case .valueNotFound(let type, let context)?:
             "null where \(type) was expected at \(path(context))"
         case .dataCorrupted(let context)?:
-            "invalid data at \(path(context)): \(context.debugDescription)"
+            "invalid data at \(path(context)): \(detail(context))"
         default:
             String(describing: error)
         }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-        return path.isEmpty ? "the top level" : path
     }
 }
 
