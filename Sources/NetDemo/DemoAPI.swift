@@ -11,6 +11,7 @@ enum DemoAPI: TargetType {
     case profile(id: String)
     case item(Int)
     case secure
+    case stream(Int)
 
     /// The public httpbin; the demo points every provider at its local server with
     /// `ProviderConfiguration(baseURL:)`.
@@ -26,6 +27,7 @@ enum DemoAPI: TargetType {
         case .profile(let id): "/anything/users/\(id)"
         case .item(let index): "/anything/items/\(index)"
         case .secure: "/small.json"
+        case .stream(let lines): "/stream/\(lines)"
         }
     }
 
@@ -57,6 +59,8 @@ enum DemoAPI: TargetType {
         case .register(let name): return .json(#"{"json": {"name": "\#(name)", "id": "u-\#(name.count * 7919)"}}"#)
         case .profile(let id): return .json(#"{"url": "stub/users/\#(id)"}"#)
         case .drip(let bytes, _, _): return SampleResponse(data: Data(repeating: 42, count: bytes))
+        case .stream(let lines):
+            return SampleResponse(data: Data((0..<lines).map { #"{"id": \#($0), "url": "stub/stream"}"# + "\n" }.joined().utf8))
         default: return .json("{}")
         }
     }

@@ -31,17 +31,20 @@ struct Tour {
           enum DemoAPI: TargetType { case echo(Parameters), status(Int), upload(Data),
                                      drip(bytes:seconds:to:), register(name:), profile(id:), item(Int) }
         """)
-        try await plugins()
+        let recording = try await plugins()
         try await decoding()
         try await transfers()
         try await batch()
         try await chain()
         try await pinning()
+        try await streaming()
+        try await replay(recording)
     }
 
     // MARK: Sections
 
-    private func plugins() async throws {
+    /// Returns the HAR file it recorded.
+    private func plugins() async throws -> URL {
         heading("2. A provider with logger, cache, retry and capture plugins")
         let capture = CapturePlugin()
         let provider = Provider<DemoAPI>(transport: transport(), plugins: [
@@ -64,6 +67,7 @@ struct Tour {
         let har = workDirectory.appendingPathComponent("netkit-demo.har")
         try capture.harData().write(to: har)
         print("  CapturePlugin recorded \(capture.count) exchanges; HAR written to \(har.path)")
+        return har
     }
 
     private func decoding() async throws {
@@ -155,6 +159,30 @@ struct Tour {
             throw DemoError("a wrong pin was accepted")
         } catch let error as NetworkError {
             print("  wrong pin: refused (\(describe(error)))")
+        }
+    }
+
+    private func streaming() async throws {
+        heading("8. A response read line by line as it arrives")
+        let provider = Provider<DemoAPI>(transport: transport(), configuration: configuration)
+        let stream = provider.stream(.stream(3))
+        print("  head: \(try await stream.head.statusCode); the body follows as the server writes it")
+        var count = 0
+        for try await line in stream.lines {
+            count += 1
+            print("  line \(count): \(Console.excerpt(line, limit: 70))")
+        }
+    }
+
+    private func replay(_ har: URL) async throws {
+        heading("9. The recording from section 2, replayed without a server")
+        let provider = Provider<DemoAPI>(transport: try ReplayTransport(har: har), configuration: configuration)
+        let response = try await provider.request(.echo(["city": "Lund"]))
+        print("  ReplayTransport answered \(response.statusCode) from \(har.lastPathComponent) (source: \(response.source))")
+        do {
+            _ = try await provider.request(.echo(["city": "Malmö"]))
+        } catch {
+            print("  a request that was never recorded fails clearly: \(describe(error))")
         }
     }
 
