@@ -168,3 +168,34 @@ struct ServerSentEventStreamTests {
         #expect(lines == ["data: 0", "", "data: 1", "", "data: 2", ""])
     }
 }
+
+/// `provider.events(_:reconnect:)` against the fault server's resumable feed.
+@Suite(.liveServers)
+struct ServerSentEventReconnectTests {
+    @Test("After a reset the feed reconnects with Last-Event-ID after the server's retry delay", arguments: TransportKind.allCases)
+    func resumesAfterReset(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let provider = Provider<HostileTarget>(transport: kind.make())
+        var ids: [String] = []
+        for try await event in provider.events(HostileTarget(path: "/sse/resume", validation: .successCodes), reconnect: true) {
+            ids.append(event.id ?? "")
+            if ids.count == 6 { break }
+        }
+        #expect(ids == ["1", "2", "3", "4", "5", "6"])
+    }
+
+    @Test("Without reconnect the sequence ends with the reset's error", arguments: TransportKind.allCases)
+    func noReconnectByDefault(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        var ids: [String] = []
+        do {
+            for try await event in Provider<HostileTarget>(transport: kind.make()).events(HostileTarget(path: "/sse/resume", validation: .successCodes)) {
+                ids.append(event.id ?? "")
+            }
+            Issue.record("the reset feed ended normally")
+        } catch {
+            #expect(error is NetworkError)
+        }
+        #expect(ids == ["1", "2", "3"])
+    }
+}

@@ -21,6 +21,7 @@ extension Pipeline {
                 return
             }
             if let idle = options.idleTimeout { request.timeout = idle }
+            if let lastEventID = options.lastEventID { request.headers["Last-Event-ID"] = lastEventID }
             let sink = ResponseBodySink(options: options)
             let streamed = Locked(false)
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: PipelineEvents(), observesNow: false) { request in

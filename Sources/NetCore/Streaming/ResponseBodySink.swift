@@ -180,11 +180,14 @@ public struct StreamOptions: Sendable, Hashable {
     public var totalTimeout: Duration?
     /// How many bytes may wait for the consumer before the transfer is paused. Default 1 MiB.
     public var bufferBytes: Int
+    /// Sent as `Last-Event-ID` (Server-Sent Events resuming after this event). Default `nil`.
+    public var lastEventID: String?
 
     /// Creates options.
-    public init(idleTimeout: Duration? = nil, totalTimeout: Duration? = nil, bufferBytes: Int = 1 << 20) {
+    public init(idleTimeout: Duration? = nil, totalTimeout: Duration? = nil, bufferBytes: Int = 1 << 20, lastEventID: String? = nil) {
         self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
         self.bufferBytes = max(1, bufferBytes)
+        self.lastEventID = lastEventID
     }
 }
