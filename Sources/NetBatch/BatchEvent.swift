@@ -19,7 +19,7 @@ public enum BatchEvent: Sendable {
     case finished(BatchSummary)
 }
 
-/// A batch started with ``BatchManager/start(_:)``: its progress events and its result.
+/// A batch started with ``BatchManager/start(_:)-([Target])`` (or its ``BatchItem`` variant): its progress events and its result.
 public struct BatchRun<Target: TargetType>: Sendable {
     /// Every event of the batch; the stream ends after ``BatchEvent/finished(_:)``. Unconsumed
     /// events are buffered.

@@ -1,7 +1,7 @@
 import NetCore
 
 /// One entry of a batch: a target the batch's provider sends, or any async work that produces a
-/// response (a whole ``Chain`` of dependent requests, a request through another provider).
+/// response (a whole `Chain` of dependent requests, a request through another provider).
 ///
 /// ```swift
 /// let items: [BatchItem<API>] = [
@@ -10,9 +10,9 @@ import NetCore
 /// ]
 /// ```
 ///
-/// An operation's ``NetworkError`` is kept as it is; `CancellationError` (or any error thrown
-/// while the batch is being cancelled) becomes ``NetworkError/cancelled``; any other error becomes
-/// ``NetworkError/transport(reason:)`` carrying its description. Throw a `NetworkError` yourself
+/// An operation's ``/NetCore/NetworkError`` is kept as it is; `CancellationError` (or any error thrown
+/// while the batch is being cancelled) becomes ``/NetCore/NetworkError/cancelled``; any other error becomes
+/// ``/NetCore/NetworkError/transport(reason:)`` carrying its description. Throw a `NetworkError` yourself
 /// to keep the case (a `ChainError` offers `networkError` for that). Batch retries of an
 /// operation call the closure again.
 public enum BatchItem<Target: TargetType>: Sendable {

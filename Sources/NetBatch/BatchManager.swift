@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 
-/// Runs many requests through a ``Provider`` with a concurrency limit, retries and ordered results.
+/// Runs many requests through a ``/NetCore/Provider`` with a concurrency limit, retries and ordered results.
 ///
 /// Every item goes through `provider.request`, so every plugin of the provider applies to every
 /// request, retries included.
@@ -85,7 +85,7 @@ public struct BatchManager<Target: TargetType>: Sendable {
     }
 
     /// Runs async operations (each producing a response) with the batch's limit and retries.
-    /// Same as ``run(_:onEvent:)-(BatchItem)`` with ``BatchItem/operation(_:)`` items.
+    /// Same as ``run(_:onEvent:)-([BatchItem<Target>],_)`` with ``BatchItem/operation(_:)`` items.
     public func run(
         operations: [@Sendable () async throws -> Response], onEvent: (@Sendable (BatchEvent) -> Void)? = nil
     ) async -> BatchResult<Target> {

@@ -13,7 +13,7 @@ public struct BatchItemResult<Target: TargetType>: Sendable {
     /// Retries a provider's plugins make inside one send are not counted here.
     public let attempts: Int
     /// Whether the item was cancelled: by the calling task, by ``BatchConfiguration/failFast``,
-    /// or before it ever started. Its result is then ``NetworkError/cancelled``.
+    /// or before it ever started. Its result is then ``/NetCore/NetworkError/cancelled``.
     public let wasCancelled: Bool
 
     /// Creates an item result.
@@ -120,7 +120,7 @@ public struct BatchResult<Target: TargetType>: Sendable, RandomAccessCollection 
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - keyPath: A dot-separated key path inside each body, such as `"data.user"`.
-    ///   - decoder: Default: the provider's ``ProviderConfiguration/jsonDecoder``.
+    ///   - decoder: Default: the provider's ``/NetCore/ProviderConfiguration/jsonDecoder``.
     /// - Returns: One value per item, in input order.
     /// - Throws: The error of the first item that failed or could not be decoded.
     public func decode<T: Decodable>(

@@ -45,8 +45,8 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
         self.target = target
     }
 
-    /// The underlying error as a ``NetworkError``: itself when it is one, ``NetworkError/cancelled``
-    /// for cancellation, otherwise ``NetworkError/transport(reason:)`` with this error's description.
+    /// The underlying error as a ``/NetCore/NetworkError``: itself when it is one, ``/NetCore/NetworkError/cancelled``
+    /// for cancellation, otherwise ``/NetCore/NetworkError/transport(reason:)`` with this error's description.
     /// Throw it from a batch operation to keep the request's error case.
     public var networkError: NetworkError {
         if let error = underlying as? NetworkError { return error }

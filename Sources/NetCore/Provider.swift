@@ -74,7 +74,9 @@ public final class Provider<Target: TargetType>: Sendable {
     }
 
     /// Sends `target` and streams the response body as it arrives (see ``ResponseStream``).
-    /// - Parameter options: Idle and total timeouts, and how much may wait unread.
+    /// - Parameters:
+    ///   - target: The endpoint to call.
+    ///   - options: Idle and total timeouts, and how much may wait unread.
     public func stream(_ target: Target, options: StreamOptions = StreamOptions()) -> ResponseStream {
         let controller = StreamController()
         let pipeline = self.pipeline

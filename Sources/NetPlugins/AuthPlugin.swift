@@ -22,14 +22,14 @@ import Synchronization
 ///   already replaced retries with the new token without refreshing again. Requests that start
 ///   while a refresh runs wait for it instead of sending the stale token.
 /// - Each call is retried for authentication at most once, so a new token that is rejected too
-///   ends the call with its 401 instead of looping. (``ProviderConfiguration/maxAttempts`` must
+///   ends the call with its 401 instead of looping. (``/NetCore/ProviderConfiguration/maxAttempts`` must
 ///   allow the extra attempt; the default 3 does.)
 /// - A failed refresh fails every request that waited for it with
-///   ``NetworkError/pluginFailed(plugin:reason:)`` naming the refresh error (``FailureAction/fail(_:)``
+///   ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` naming the refresh error (``/NetCore/FailureAction/fail(_:)``
 ///   from `failure`, so every plugin's `process` sees the final error). When the target's
 ///   validation accepts 401, the 401 response is kept.
 ///
-/// The plugin keeps only its own state: the token, and per call (in ``Request/callStorage``)
+/// The plugin keeps only its own state: the token, and per call (in ``/NetCore/Request/callStorage``)
 /// whether the call was already retried. The hot path (a token is known, no refresh running)
 /// takes one short lock in `prepare`; the shared state is only awaited on the 401 path.
 ///

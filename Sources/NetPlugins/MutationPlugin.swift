@@ -17,8 +17,8 @@ import NetCore
 /// ```
 ///
 /// The request closure runs in `prepare` (every attempt, so a retry is rewritten again); an error
-/// it throws fails the request (a ``NetworkError`` as it is, anything else as
-/// ``NetworkError/pluginFailed(plugin:reason:)``). The result closure runs in `process` for every
+/// it throws fails the request (a ``/NetCore/NetworkError`` as it is, anything else as
+/// ``/NetCore/NetworkError/pluginFailed(plugin:reason:)``). The result closure runs in `process` for every
 /// outcome, including stops, cancellation and results answered without the network.
 public struct MutationPlugin: Plugin {
     /// Rewrites a request in `prepare`.
@@ -54,7 +54,7 @@ public struct MutationPlugin: Plugin {
     }
 
     /// A plugin that transforms successful responses only; failures pass through. An error thrown
-    /// by `transform` becomes the result (a non-``NetworkError`` as ``NetworkError/pluginFailed(plugin:reason:)``).
+    /// by `transform` becomes the result (a non-``/NetCore/NetworkError`` as ``/NetCore/NetworkError/pluginFailed(plugin:reason:)``).
     public static func mappingResponses(_ transform: @escaping @Sendable (Response) async throws -> Response) -> MutationPlugin {
         MutationPlugin(name: "ResponseMutation", result: { result, _ in
             guard case .success(let response) = result else { return result }

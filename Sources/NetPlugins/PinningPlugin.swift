@@ -2,7 +2,7 @@ import Foundation
 import NetCore
 
 /// Pins HTTPS hosts to public keys and/or extra trusted certificates by attaching a
-/// ``TLSPolicy`` to their requests; the transport enforces it.
+/// ``/NetCore/TLSPolicy`` to their requests; the transport enforces it.
 ///
 /// ```swift
 /// let pinning = PinningPlugin([
@@ -18,9 +18,9 @@ import NetCore
 /// matches one extra label (`a.example.com`, not `example.com` or `a.b.example.com`);
 /// `**.example.com` matches any number, including none. Host names are compared without case.
 ///
-/// Pins fail closed: a transport that cannot enforce a policy (``URLSessionTransport`` on Linux)
-/// fails the request with ``NetworkError/tlsPolicyUnsupported(transport:host:)`` and never sends
-/// it; a key that matches no pin fails with ``NetworkError/pinningFailed(host:)``. Include a backup
+/// Pins fail closed: a transport that cannot enforce a policy (``/NetCore/URLSessionTransport`` on Linux)
+/// fails the request with ``/NetCore/NetworkError/tlsPolicyUnsupported(transport:host:)`` and never sends
+/// it; a key that matches no pin fails with ``/NetCore/NetworkError/pinningFailed(host:)``. Include a backup
 /// pin (a second key) so that a key rotation does not lock your users out.
 public struct PinningPlugin: Plugin {
     /// The TLS requirements for one host pattern.
@@ -41,7 +41,7 @@ public struct PinningPlugin: Plugin {
         ///     `sha256//`. Use ``PinningPlugin/pin(ofCertificateAt:)`` to compute one.
         ///   - certificates: Extra certificates to trust, PEM or DER.
         ///   - validatesHost: Check the certificate's name. Default `true`.
-        /// - Throws: ``NetworkError/pluginFailed(plugin:reason:)`` for an empty host, a pin that is
+        /// - Throws: ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` for an empty host, a pin that is
         ///   not a base64 SHA-256 digest, a certificate that is not PEM or DER, or no pins and no
         ///   certificates at all.
         public init(host: String, keyHashes: [String] = [], certificates: [Data] = [], validatesHost: Bool = true) throws(NetworkError) {
@@ -131,8 +131,8 @@ public struct PinningPlugin: Plugin {
     /// The pin (base64 SHA-256 of the SubjectPublicKeyInfo) of the first certificate in a PEM or
     /// DER file: the same value as
     /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`.
-    /// - Throws: ``NetworkError/fileSystem(reason:)`` when the file cannot be read,
-    ///   ``NetworkError/pluginFailed(plugin:reason:)`` when it holds no readable certificate.
+    /// - Throws: ``/NetCore/NetworkError/fileSystem(reason:)`` when the file cannot be read,
+    ///   ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` when it holds no readable certificate.
     public static func pin(ofCertificateAt url: URL) throws(NetworkError) -> String {
         let data: Data
         do {

@@ -13,9 +13,9 @@ import NetCore
 /// `succeed` (retryable statuses the validation accepted). By default it retries:
 /// - only idempotent methods: GET, HEAD, PUT, DELETE, OPTIONS;
 /// - statuses 408, 429, 500, 502, 503 and 504;
-/// - transient transport errors (``NetworkError/isTransient``: timeouts, lost or refused
+/// - transient transport errors (``/NetCore/NetworkError/isTransient``: timeouts, lost or refused
 ///   connections, DNS failures, truncated bodies);
-/// - at most ``maxRetries`` times per call (the provider's ``ProviderConfiguration/maxAttempts``
+/// - at most ``maxRetries`` times per call (the provider's ``/NetCore/ProviderConfiguration/maxAttempts``
 ///   caps attempts too: the smaller limit wins).
 ///
 /// Cancellation is never retried. The wait before retry *n* (1-based) is a random duration in

@@ -101,8 +101,10 @@ public final class CurlTransport: Transport {
 
     /// Sends `request` through libcurl.
     ///
-    /// - Parameter progress: Called from the transport's loop thread with upload and download
-    ///   progress; keep it short.
+    /// - Parameters:
+    ///   - request: The built request; its ``Request/timeout`` bounds the whole exchange.
+    ///   - progress: Called from the transport's loop thread with upload and download
+    ///     progress; keep it short.
     /// - Returns: The response, whatever its status. Downloads return an empty `data` and the
     ///   destination in ``Response/fileURL`` for 2xx answers; other answers keep their body in
     ///   `data` (up to 1 MiB) and never touch the destination.

@@ -21,8 +21,10 @@ public final class DeduplicatingTransport: Transport {
     private let flights = Locked<[FlightKey: Flight]>([:])
 
     /// Creates a transport that deduplicates over `base`.
-    /// - Parameter keyHeaders: Headers whose values must match too. Default: `Accept`,
-    ///   `Accept-Language`, `Accept-Encoding`.
+    /// - Parameters:
+    ///   - base: The transport that performs the shared transfers.
+    ///   - keyHeaders: Headers whose values must match too. Default: `Accept`,
+    ///     `Accept-Language`, `Accept-Encoding`.
     public init(_ base: any Transport, keyHeaders: [String] = ["Accept", "Accept-Language", "Accept-Encoding"]) {
         self.base = base
         self.keyHeaders = keyHeaders

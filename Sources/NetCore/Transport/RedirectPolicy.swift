@@ -3,7 +3,7 @@ import Foundation
 /// Which redirects a transport follows, and what a followed redirect may carry.
 ///
 /// Both built-in transports follow redirects themselves, one hop at a time, with these rules
-/// (``RedirectFollower``), so every hop gets the same treatment whichever transport runs:
+/// (`RedirectFollower`), so every hop gets the same treatment whichever transport runs:
 ///
 /// - `301`, `302`, `303`, `307` and `308` with a `Location` are followed; other statuses are returned.
 /// - `303`, and `301`/`302` after a `POST`, continue as `GET` without a body; `307` and `308` keep

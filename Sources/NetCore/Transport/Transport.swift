@@ -14,7 +14,9 @@ public protocol Transport: Sendable {
     var capabilities: TransportCapabilities { get }
 
     /// Sends `request` and returns the response.
-    /// - Parameter progress: Called with upload and download progress, from any thread.
+    /// - Parameters:
+    ///   - request: The built, checked request; end it by its ``Request/timeout``.
+    ///   - progress: Called with upload and download progress, from any thread.
     func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
 
     /// Sends `request` and returns as soon as the response head arrives; a 2xx body then flows

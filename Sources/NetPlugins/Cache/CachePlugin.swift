@@ -68,7 +68,7 @@ import NetCore
 ///   transport failure with a stale entry under ``CachePolicy/networkElseCache``.
 /// - `process` swaps a 304 that the target's validation accepted for the stored body.
 ///
-/// Responses from the cache have ``Response/source`` `.cache` and ``Response/cacheInfo`` set.
+/// Responses from the cache have ``/NetCore/Response/source`` `.cache` and ``/NetCore/Response/cacheInfo`` set.
 public struct CachePlugin: Plugin {
     /// Where entries live.
     public let storage: any CacheStorage

@@ -6,7 +6,7 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     case ignore
     /// Always sends; stores a successful response.
     case networkOnly
-    /// Answers from a fresh entry, or fails with ``NetworkError/noCachedResponse``; never sends.
+    /// Answers from a fresh entry, or fails with ``/NetCore/NetworkError/noCachedResponse``; never sends.
     case cacheOnly
     /// Answers from a fresh entry; otherwise sends and stores the response.
     case cacheElseNetwork

@@ -37,9 +37,15 @@ enum TestServers {
     }
 }
 
-/// A trait that skips a suite when no servers are configured and none are required.
+/// A trait that skips a suite when no servers are configured and none are required; each skip
+/// is counted, and a bare `swift test` ends with one line saying how many suites were skipped
+/// (see `SkippedLiveSuites`).
 extension Trait where Self == ConditionTrait {
     static var liveServers: Self {
-        .enabled(if: TestServers.available, "no live servers: run scripts/test to start httpbin and friends")
+        .enabled("no live servers: run scripts/test to start httpbin and friends") {
+            let available = TestServers.available
+            if !available { SkippedLiveSuites.record() }
+            return available
+        }
     }
 }
