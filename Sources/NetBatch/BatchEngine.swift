@@ -51,8 +51,9 @@ final class BatchEngine<Target: TargetType>: Sendable {
         let items = slots.indices.map { index in
             let slot = slots[index]
             let cancelled = if case .failure(let error) = slot.result { error.isCancellation } else { false }
-            return BatchItemResult(index: index, target: target(index), result: slot.result,
-                                   attempts: slot.attempts, wasCancelled: cancelled)
+            return BatchItemResult(
+                index: index, target: target(index), result: slot.result,
+                attempts: slot.attempts, wasCancelled: cancelled)
         }
         let result = BatchResult(items: items, rounds: max(rounds, 1), decoder: decoder)
         onEvent?(.finished(result.summary))
@@ -108,11 +109,13 @@ final class BatchEngine<Target: TargetType>: Sendable {
     /// The indexes to run again after round `round`, for ``RetryTiming/afterBatch(shouldRetry:)``.
     private func nextRound(after round: Int, slots: [Slot]) async -> [Int] {
         guard case .afterBatch(let shouldRetry) = configuration.retryTiming.kind,
-              round <= configuration.maxRetries else { return [] }
+            round <= configuration.maxRetries
+        else { return [] }
         var failures: [BatchFailure] = []
         for (index, slot) in slots.enumerated() {
             guard case .failure(let error) = slot.result, !error.isCancellation,
-                  slot.attempts == round, configuration.isRetryable(error) else { continue }
+                slot.attempts == round, configuration.isRetryable(error)
+            else { continue }
             failures.append(BatchFailure(index: index, error: error, attempts: slot.attempts))
         }
         guard !failures.isEmpty, !Task.isCancelled, await shouldRetry(failures), !Task.isCancelled else { return [] }
@@ -127,8 +130,9 @@ final class BatchEngine<Target: TargetType>: Sendable {
             let result = await perform(index)
             onEvent?(.itemFinished(index: index, attempt: attempt, result: result))
             guard case .failure(let error) = result, !error.isCancellation, attempt <= configuration.maxRetries,
-                  configuration.isRetryable(error),
-                  let delay = configuration.retryTiming.inlineDelay(beforeRetry: attempt) else {
+                configuration.isRetryable(error),
+                let delay = configuration.retryTiming.inlineDelay(beforeRetry: attempt)
+            else {
                 return Outcome(index: index, result: result, attempts: attempt)
             }
             if Task.isCancelled {

@@ -99,8 +99,9 @@ public struct Chain<Target: TargetType>: Sendable {
         do {
             responses.append(try await provider.request(target))
         } catch {
-            throw ChainError(stepIndex: step, stage: .request, underlying: error, responses: responses,
-                             target: String(describing: target))
+            throw ChainError(
+                stepIndex: step, stage: .request, underlying: error, responses: responses,
+                target: String(describing: target))
         }
     }
 

@@ -60,11 +60,12 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     }
 
     public var description: String {
-        let what = switch stage {
-        case .step: "the step closure threw"
-        case .request: "the request\(target.map { " for \($0)" } ?? "") failed"
-        case .finally: "the final closure threw"
-        }
+        let what =
+            switch stage {
+            case .step: "the step closure threw"
+            case .request: "the request\(target.map { " for \($0)" } ?? "") failed"
+            case .finally: "the final closure threw"
+            }
         return "Chain stopped at step \(stepIndex): \(what) after \(responses.count) successful response(s): \(underlying)"
     }
 

@@ -36,7 +36,11 @@ public struct Transfer: Sendable {
     /// - Throws: ``NetworkError``.
     public func response() async throws(NetworkError) -> Response {
         let task = task
-        return try await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }.get()
+        return try await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }.get()
     }
 
     /// Cancels the transfer.

@@ -43,8 +43,9 @@ public struct Response: Sendable, CustomStringConvertible {
         do {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw .decodingFailed(type: "JSON", keyPath: nil, reason: error.localizedDescription,
-                                  bodyExcerpt: redactedExcerpt())
+            throw .decodingFailed(
+                type: "JSON", keyPath: nil, reason: error.localizedDescription,
+                bodyExcerpt: redactedExcerpt())
         }
     }
 
@@ -62,8 +63,9 @@ public struct Response: Sendable, CustomStringConvertible {
             var node: Any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             for component in keyPath.split(separator: ".") {
                 guard let object = node as? [String: Any], let child = object[String(component)] else {
-                    throw NetworkError.decodingFailed(type: typeName, keyPath: keyPath,
-                                          reason: "no value for key \"\(component)\"", bodyExcerpt: redactedExcerpt())
+                    throw NetworkError.decodingFailed(
+                        type: typeName, keyPath: keyPath,
+                        reason: "no value for key \"\(component)\"", bodyExcerpt: redactedExcerpt())
                 }
                 node = child
             }
@@ -82,8 +84,9 @@ public struct Response: Sendable, CustomStringConvertible {
     /// security model); `(empty body)` when there is none.
     func redactedExcerpt() -> String {
         guard !data.isEmpty else { return "(empty body)" }
-        let excerpt = SecretRedactor.excerpt(of: data, contentType: headers["Content-Type"],
-                                             secrets: KnownSecrets(request: request, responseHeaders: headers))
+        let excerpt = SecretRedactor.excerpt(
+            of: data, contentType: headers["Content-Type"],
+            secrets: KnownSecrets(request: request, responseHeaders: headers))
         return excerpt.trimmingCharacters(in: .newlines)
     }
 

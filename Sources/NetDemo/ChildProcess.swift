@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -25,11 +25,11 @@ enum ChildProcess {
     /// - Returns: The child's process ID. The caller must reap it with ``exitStatus(of:within:)``.
     static func spawn(_ executable: String, _ arguments: [String], processGroup: pid_t, input: Int32? = nil, output: String? = nil) throws -> pid_t {
         #if canImport(Darwin)
-        var attributes: posix_spawnattr_t? = nil
-        var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
         #else
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
         #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

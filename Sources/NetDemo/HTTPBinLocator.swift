@@ -93,7 +93,8 @@ struct HTTPBinLocator {
     }
 
     private func defaultVenv() -> URL {
-        let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let cache =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? "/tmp").appendingPathComponent(".cache")
         return cache.appendingPathComponent("netkit/venv")
     }

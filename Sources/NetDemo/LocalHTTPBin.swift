@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 
@@ -40,10 +40,11 @@ struct LocalHTTPBin {
     static func start(_ command: HTTPBinCommand, in group: ServerGroup, workDirectory: URL) async throws -> LocalHTTPBin {
         guard let port = freePort() else { throw DemoError("no free loopback port") }
         let log = workDirectory.appendingPathComponent("httpbin.log")
-        let arguments = command.prefix + [
-            "--chdir", workDirectory.path, "-b", "127.0.0.1:\(port)", "-w", "1", "-k", "gthread", "--threads", "8",
-            "--graceful-timeout", "2", "--log-level", "warning", "httpbin:app",
-        ]
+        let arguments =
+            command.prefix + [
+                "--chdir", workDirectory.path, "-b", "127.0.0.1:\(port)", "-w", "1", "-k", "gthread", "--threads", "8",
+                "--graceful-timeout", "2", "--log-level", "warning", "httpbin:app",
+            ]
         let pid = try group.spawn(command.executable, arguments, output: log.path)
         let server = LocalHTTPBin(url: URL(string: "http://127.0.0.1:\(port)")!, log: log)
         for _ in 0..<100 {

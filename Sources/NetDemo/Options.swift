@@ -11,25 +11,25 @@ struct Options {
     var keepFiles = false
 
     static let help = """
-    NetDemo: a tour of NetKit against a local httpbin.
+        NetDemo: a tour of NetKit against a local httpbin.
 
-    usage: swift run NetDemo [--base-url URL] [--tls-url URL --tls-pin PIN --tls-cert FILE] [--stub]
-                             [--verbose] [--keep-files]
+        usage: swift run NetDemo [--base-url URL] [--tls-url URL --tls-pin PIN --tls-cert FILE] [--stub]
+                                 [--verbose] [--keep-files]
 
-      --base-url URL   httpbin to use (default: $NETKIT_HTTPBIN_URL, else start a local httpbin if
-                       gunicorn and httpbin are installed (found as scripts/servers.sh finds them),
-                       else stubs)
-      --tls-url URL    an https server for the pinning section (default: $NETKIT_TLS_URL)
-      --tls-pin PIN    its SPKI SHA-256 pin, base64 (default: $NETKIT_TLS_PIN)
-      --tls-cert FILE  its certificate (PEM), trusted for this demo (default: $NETKIT_TLS_CERT)
-      --stub           use StubTransport only, no network
-      --verbose        log headers and bodies, print errors in full, say how the local httpbin runs
-      --keep-files     keep the demo's temporary folder (HAR, download, server log) and print where
-      --help           this text
+          --base-url URL   httpbin to use (default: $NETKIT_HTTPBIN_URL, else start a local httpbin if
+                           gunicorn and httpbin are installed (found as scripts/servers.sh finds them),
+                           else stubs)
+          --tls-url URL    an https server for the pinning section (default: $NETKIT_TLS_URL)
+          --tls-pin PIN    its SPKI SHA-256 pin, base64 (default: $NETKIT_TLS_PIN)
+          --tls-cert FILE  its certificate (PEM), trusted for this demo (default: $NETKIT_TLS_CERT)
+          --stub           use StubTransport only, no network
+          --verbose        log headers and bodies, print errors in full, say how the local httpbin runs
+          --keep-files     keep the demo's temporary folder (HAR, download, server log) and print where
+          --help           this text
 
-    scripts/demo starts httpbin and a TLS nginx and passes these for you. A local httpbin started
-    by the demo is stopped when it ends, also when it is interrupted or killed.
-    """
+        scripts/demo starts httpbin and a TLS nginx and passes these for you. A local httpbin started
+        by the demo is stopped when it ends, also when it is interrupted or killed.
+        """
 
     /// Parses `arguments`; throws ``DemoError`` with a message on bad input.
     static func parse(_ arguments: [String], environment: [String: String]) throws -> Options {

@@ -27,10 +27,11 @@ struct Tour {
 
     func run() async throws {
         heading("1. An API described once")
-        print("""
-          enum DemoAPI: TargetType { case echo(Parameters), status(Int), upload(Data),
-                                     drip(bytes:seconds:to:), register(name:), profile(id:), item(Int) }
-        """)
+        print(
+            """
+              enum DemoAPI: TargetType { case echo(Parameters), status(Int), upload(Data),
+                                         drip(bytes:seconds:to:), register(name:), profile(id:), item(Int) }
+            """)
         let recording = try await plugins()
         try await decoding()
         try await transfers()
@@ -47,12 +48,14 @@ struct Tour {
     private func plugins() async throws -> URL {
         heading("2. A provider with logger, cache, retry and capture plugins")
         let capture = CapturePlugin()
-        let provider = Provider<DemoAPI>(transport: transport(), plugins: [
-            LoggerPlugin(verbosity: options.verbose ? .verbose : .compact, output: { print("  log: \($0)") }),
-            CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
-            RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(200)),
-            capture,
-        ], configuration: configuration)
+        let provider = Provider<DemoAPI>(
+            transport: transport(),
+            plugins: [
+                LoggerPlugin(verbosity: options.verbose ? .verbose : .compact, output: { print("  log: \($0)") }),
+                CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
+                RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(200)),
+                capture,
+            ], configuration: configuration)
 
         let first = try await provider.request(.echo(["city": "Lund"]))
         let second = try await provider.request(.echo(["city": "Lund"]))
@@ -140,20 +143,25 @@ struct Tour {
     private func pinning() async throws {
         heading("7. Certificate pinning through CurlTransport")
         guard baseURL != nil, let url = options.tlsURL, let pin = options.tlsPin, let certificateFile = options.tlsCertificate,
-              let certificate = try? Data(contentsOf: certificateFile), let host = url.host else {
+            let certificate = try? Data(contentsOf: certificateFile), let host = url.host
+        else {
             print("  skipped: no TLS server given, or running on stubs (scripts/demo starts one; see --help)")
             return
         }
         let tlsConfiguration = ProviderConfiguration(baseURL: url, timeout: .seconds(10))
-        let right = Provider<DemoAPI>(transport: CurlTransport(), plugins: [
-            PinningPlugin([try PinningPlugin.Pin(host: host, keyHashes: [pin], certificates: [certificate])]),
-        ], configuration: tlsConfiguration)
+        let right = Provider<DemoAPI>(
+            transport: CurlTransport(),
+            plugins: [
+                PinningPlugin([try PinningPlugin.Pin(host: host, keyHashes: [pin], certificates: [certificate])])
+            ], configuration: tlsConfiguration)
         let response = try await right.request(.secure)
         print("  right pin: \(response.statusCode) over \(response.metrics?.httpVersion ?? "?")")
 
-        let wrong = Provider<DemoAPI>(transport: CurlTransport(), plugins: [
-            PinningPlugin([try PinningPlugin.Pin(host: host, keyHashes: [String(repeating: "A", count: 43) + "="], certificates: [certificate])]),
-        ], configuration: tlsConfiguration)
+        let wrong = Provider<DemoAPI>(
+            transport: CurlTransport(),
+            plugins: [
+                PinningPlugin([try PinningPlugin.Pin(host: host, keyHashes: [String(repeating: "A", count: 43) + "="], certificates: [certificate])])
+            ], configuration: tlsConfiguration)
         do {
             _ = try await wrong.request(.secure)
             throw DemoError("a wrong pin was accepted")

@@ -133,7 +133,8 @@ public final class AuthPlugin: Plugin {
         case .keep:
             return .proceed
         case .refreshFailed(let reason):
-            return .fail(.pluginFailed(plugin: name, reason: "the token refresh failed (\(reason)), so \(request.method) \(request.url.path) stays unauthorized (401)"))
+            return .fail(
+                .pluginFailed(plugin: name, reason: "the token refresh failed (\(reason)), so \(request.method) \(request.url.path) stays unauthorized (401)"))
         }
     }
 
@@ -222,4 +223,3 @@ public final class AuthPlugin: Plugin {
         return task
     }
 }
-

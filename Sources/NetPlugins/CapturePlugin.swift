@@ -62,15 +62,17 @@ public final class CapturePlugin: Plugin {
         let bytes = requestBytes + (response?.data.count ?? 0)
         var record: CaptureRecord?
         if bytes <= maxBytes {
-            record = CaptureRecord(request: request, response: response, error: error, startDate: startDate,
-                                   duration: duration, bytes: bytes, bodiesOmitted: false)
+            record = CaptureRecord(
+                request: request, response: response, error: error, startDate: startDate,
+                duration: duration, bytes: bytes, bodiesOmitted: false)
         } else {
             var request = request
             request.body = .none
             var stripped = response
             stripped?.data = Data()
-            record = CaptureRecord(request: request, response: stripped, error: error, startDate: startDate,
-                                   duration: duration, bytes: 0, bodiesOmitted: true)
+            record = CaptureRecord(
+                request: request, response: stripped, error: error, startDate: startDate,
+                duration: duration, bytes: 0, bodiesOmitted: true)
         }
         // Moved, not copied, into the buffer: the lock covers only the ring update, and evicted
         // records are released after it.
@@ -93,8 +95,10 @@ public final class CapturePlugin: Plugin {
     ///   - status: Status codes to include; entries without a response never match.
     ///   - since: Entries that started at or after this date.
     ///   - until: Entries that started before this date.
-    public func exchanges(host: String? = nil, path: String? = nil, status: ClosedRange<Int>? = nil,
-                          since: Date? = nil, until: Date? = nil) -> [CapturedExchange] {
+    public func exchanges(
+        host: String? = nil, path: String? = nil, status: ClosedRange<Int>? = nil,
+        since: Date? = nil, until: Date? = nil
+    ) -> [CapturedExchange] {
         let records = buffer.withLock { $0.records }
         return records.filter { record in
             if let host, record.request.host.lowercased() != host.lowercased() { return false }

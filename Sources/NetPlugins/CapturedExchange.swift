@@ -73,12 +73,16 @@ struct CaptureRecord: Sendable {
     func redacted(with redaction: Redaction) -> CapturedExchange {
         let secrets = redaction.knownSecrets(in: request, responseHeaders: response?.headers)
         let rules = redaction.rules
-        let requestBody = bodiesOmitted ? nil : request.body.inMemoryData.map {
-            BodyText.redactedBytes($0, contentType: SecretRedactor.contentType(of: request), redaction: redaction, secrets: secrets)
-        }
-        let responseBody = response.map {
-            BodyText.redactedBytes($0.data, contentType: $0.headers["Content-Type"], redaction: redaction, secrets: secrets)
-        } ?? Data()
+        let requestBody =
+            bodiesOmitted
+            ? nil
+            : request.body.inMemoryData.map {
+                BodyText.redactedBytes($0, contentType: SecretRedactor.contentType(of: request), redaction: redaction, secrets: secrets)
+            }
+        let responseBody =
+            response.map {
+                BodyText.redactedBytes($0.data, contentType: $0.headers["Content-Type"], redaction: redaction, secrets: secrets)
+            } ?? Data()
         func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
             HTTPHeaders(fields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: rules).map { ($0.name, $0.value) })
         }

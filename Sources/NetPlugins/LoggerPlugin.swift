@@ -126,7 +126,8 @@ public struct LoggerPlugin: Plugin {
         var line = "← ERROR \(request.method.rawValue) \(redaction.redact(request.url))"
         if let duration = elapsed(request) { line += " " + duration.logText }
         let secrets = redaction.knownSecrets(in: request, responseHeaders: error.response?.headers)
-        line += " attempt=\(request.attempt): "
+        line +=
+            " attempt=\(request.attempt): "
             + SecretRedactor.redact(text: error.description, url: request.url, secrets: secrets, rules: redaction.rules)
         if verbosity == .verbose, let response = error.response {
             line += details(of: response, secrets: secrets)

@@ -48,24 +48,28 @@ public struct MutationPlugin: Plugin {
 
     /// A plugin that sets the headers `compute` returns on each request (signatures, trace ids).
     public static func addingHeaders(_ compute: @escaping @Sendable (Request) async throws -> [String: String]) -> MutationPlugin {
-        MutationPlugin(name: "HeaderMutation", request: { request in
-            for (name, value) in try await compute(request) { request.headers[name] = value }
-        })
+        MutationPlugin(
+            name: "HeaderMutation",
+            request: { request in
+                for (name, value) in try await compute(request) { request.headers[name] = value }
+            })
     }
 
     /// A plugin that transforms successful responses only; failures pass through. An error thrown
     /// by `transform` becomes the result (a non-``/NetCore/NetworkError`` as ``/NetCore/NetworkError/pluginFailed(plugin:reason:)``).
     public static func mappingResponses(_ transform: @escaping @Sendable (Response) async throws -> Response) -> MutationPlugin {
-        MutationPlugin(name: "ResponseMutation", result: { result, _ in
-            guard case .success(let response) = result else { return result }
-            do {
-                return .success(try await transform(response))
-            } catch let error as NetworkError {
-                return .failure(error)
-            } catch {
-                return .failure(.pluginFailed(plugin: "ResponseMutation", reason: String(describing: error)))
-            }
-        })
+        MutationPlugin(
+            name: "ResponseMutation",
+            result: { result, _ in
+                guard case .success(let response) = result else { return result }
+                do {
+                    return .success(try await transform(response))
+                } catch let error as NetworkError {
+                    return .failure(error)
+                } catch {
+                    return .failure(.pluginFailed(plugin: "ResponseMutation", reason: String(describing: error)))
+                }
+            })
     }
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {

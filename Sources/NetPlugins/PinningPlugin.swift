@@ -58,7 +58,8 @@ public struct PinningPlugin: Plugin {
                 var value = hash.trimmingCharacters(in: .whitespaces)
                 for prefix in ["sha256//", "sha256/"] where value.hasPrefix(prefix) { value.removeFirst(prefix.count) }
                 guard Data(base64Encoded: value)?.count == 32 else {
-                    throw .pluginFailed(plugin: "PinningPlugin", reason: "\"\(hash)\" for \(host) is not a base64 SHA-256 digest (44 characters ending in \"=\")")
+                    throw .pluginFailed(
+                        plugin: "PinningPlugin", reason: "\"\(hash)\" for \(host) is not a base64 SHA-256 digest (44 characters ending in \"=\")")
                 }
                 hashes.append(value)
             }

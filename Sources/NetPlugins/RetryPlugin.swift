@@ -114,7 +114,8 @@ public struct RetryPlugin: Plugin {
     /// the jittered backoff.
     public func delay(after attempt: Int, response: Response?) -> Duration {
         if honorsRetryAfter, let value = response?.headers["Retry-After"],
-           let wait = RetryAfter.parse(value, now: now()) {
+            let wait = RetryAfter.parse(value, now: now())
+        {
             return min(wait, maxRetryAfter)
         }
         let backoff = backoff(after: attempt)
@@ -148,10 +149,12 @@ enum RetryAfter {
     static func httpDate(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
-              let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]) else { return nil }
+            let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
+        else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
-              (0...60).contains(time[2]) else { return nil }
+            (0...60).contains(time[2])
+        else { return nil }
         // Days since 1970-01-01 (civil-from-days inverse, proleptic Gregorian).
         let y = month < 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

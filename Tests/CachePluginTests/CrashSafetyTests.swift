@@ -3,9 +3,9 @@ import NetCore
 @testable import NetPlugins
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Crash safety of `DiskStorage`: the real storage code runs in a child process that is killed
@@ -38,14 +38,16 @@ struct CrashSafetyTests {
     }
 
     static func entry(index: Int, generation: Int) -> CacheEntry {
-        CacheEntry(statusCode: 200, headers: ["X-Index": "\(index)", "X-Generation": "\(generation)"],
-                   data: body(index: index, generation: generation),
-                   storedAt: Date(timeIntervalSince1970: Double(generation)), version: generation)
+        CacheEntry(
+            statusCode: 200, headers: ["X-Index": "\(index)", "X-Generation": "\(generation)"],
+            data: body(index: index, generation: generation),
+            storedAt: Date(timeIntervalSince1970: Double(generation)), version: generation)
     }
 
     /// The child's job; does nothing (and is skipped) unless the parent test started this process.
-    @Test("(child process) writes entries until killed",
-          .enabled(if: ProcessInfo.processInfo.environment[childDirectoryVariable] != nil))
+    @Test(
+        "(child process) writes entries until killed",
+        .enabled(if: ProcessInfo.processInfo.environment[childDirectoryVariable] != nil))
     func diskWriterChild() throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: try #require(environment[Self.childDirectoryVariable]))
@@ -61,81 +63,85 @@ struct CrashSafetyTests {
     }
 
     #if os(Linux)
-    @Test("entries survive SIGKILL of a writing process at random moments: each is a miss or byte-identical")
-    func sigkillWhileWriting() async throws {
-        let executable = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-                                      "cannot locate the test binary to re-execute")
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var totalHits = 0
-        var totalChecked = 0
-        for round in 0..<Self.rounds {
-            let threshold = Int.random(in: 1...(Self.entryCount * 3 / 2))
-            // Reading the child's output blocks, so it runs on a thread of its own rather than
-            // holding one of the few threads the test runner shares among all tests.
-            let written = try await onDedicatedThread { [self] in
-                try runChild(executable, directory: directory, generation: round * 100, killAfter: threshold)
-            }
-            #expect(written >= threshold, "the child stopped after \(written) writes before it was killed")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                .filter { $0.hasPrefix(DiskStorage.temporaryPrefix) }
-            let storage = DiskStorage(directory: directory, maxBytes: 1 << 30)
-            let remaining = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                .filter { $0.hasPrefix(DiskStorage.temporaryPrefix) }
-            #expect(remaining.isEmpty, "temporary files left after reopening: \(remaining)")
-            var hits = 0
-            for index in 0..<Self.entryCount {
-                guard let entry = storage.entry(for: Self.key(index)) else { continue }
-                hits += 1
-                let generation = try #require(entry.headers["X-Generation"].flatMap { Int($0) })
-                #expect(entry == Self.entry(index: index, generation: generation),
+        @Test("entries survive SIGKILL of a writing process at random moments: each is a miss or byte-identical")
+        func sigkillWhileWriting() async throws {
+            let executable = try #require(
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+                "cannot locate the test binary to re-execute")
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var totalHits = 0
+            var totalChecked = 0
+            for round in 0..<Self.rounds {
+                let threshold = Int.random(in: 1...(Self.entryCount * 3 / 2))
+                // Reading the child's output blocks, so it runs on a thread of its own rather than
+                // holding one of the few threads the test runner shares among all tests.
+                let written = try await onDedicatedThread { [self] in
+                    try runChild(executable, directory: directory, generation: round * 100, killAfter: threshold)
+                }
+                #expect(written >= threshold, "the child stopped after \(written) writes before it was killed")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                    .filter { $0.hasPrefix(DiskStorage.temporaryPrefix) }
+                let storage = DiskStorage(directory: directory, maxBytes: 1 << 30)
+                let remaining = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                    .filter { $0.hasPrefix(DiskStorage.temporaryPrefix) }
+                #expect(remaining.isEmpty, "temporary files left after reopening: \(remaining)")
+                var hits = 0
+                for index in 0..<Self.entryCount {
+                    guard let entry = storage.entry(for: Self.key(index)) else { continue }
+                    hits += 1
+                    let generation = try #require(entry.headers["X-Generation"].flatMap { Int($0) })
+                    #expect(
+                        entry == Self.entry(index: index, generation: generation),
                         "entry \(index) differs from generation \(generation) as written")
-                #expect(generation <= round * 100 + 19)
+                    #expect(generation <= round * 100 + 19)
+                }
+                totalHits += hits
+                totalChecked += Self.entryCount
+                print(
+                    "[crash-safety] round \(round): killed after \(written)+ reported writes; \(leftovers.count) temporary file(s) left; \(hits) hits, \(Self.entryCount - hits) misses"
+                )
             }
-            totalHits += hits
-            totalChecked += Self.entryCount
-            print("[crash-safety] round \(round): killed after \(written)+ reported writes; \(leftovers.count) temporary file(s) left; \(hits) hits, \(Self.entryCount - hits) misses")
+            #expect(totalHits > 0, "no entry survived any round, so nothing was verified")
+            #expect(totalChecked == Self.entryCount * Self.rounds)
         }
-        #expect(totalHits > 0, "no entry survived any round, so nothing was verified")
-        #expect(totalChecked == Self.entryCount * Self.rounds)
-    }
 
-    /// Runs the writer child and kills it with SIGKILL once it reports `killAfter` completed
-    /// writes. Returns how many writes it reported.
-    private func runChild(_ executable: String, directory: URL, generation: Int, killAfter: Int) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "diskWriterChild"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.childDirectoryVariable] = directory.path
-        environment[Self.childGenerationVariable] = String(generation)
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // A watchdog, not a wait: a child that hangs must not hang the suite.
-        let pid = process.processIdentifier
-        // A task, not a DispatchWorkItem: a cancelled task ends at once and frees itself, where a
-        // cancelled work item stays queued until its deadline (a leak report at exit).
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(120))
+        /// Runs the writer child and kills it with SIGKILL once it reports `killAfter` completed
+        /// writes. Returns how many writes it reported.
+        private func runChild(_ executable: String, directory: URL, generation: Int, killAfter: Int) throws -> Int {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["--testing-library", "swift-testing", "--filter", "diskWriterChild"]
+            var environment = ProcessInfo.processInfo.environment
+            environment[Self.childDirectoryVariable] = directory.path
+            environment[Self.childGenerationVariable] = String(generation)
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // A watchdog, not a wait: a child that hangs must not hang the suite.
+            let pid = process.processIdentifier
+            // A task, not a DispatchWorkItem: a cancelled task ends at once and frees itself, where a
+            // cancelled work item stays queued until its deadline (a leak report at exit).
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(120))
+                kill(pid, SIGKILL)
+            }
+            defer { watchdog.cancel() }
+            var written = 0
+            while written < killAfter {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }  // the child exited
+                written += chunk.reduce(0) { $0 + ($1 == Self.progressMarker ? 1 : 0) }
+            }
+            // Not a wait for anything: a random extra 0-4 ms moves the kill to a random point of a
+            // later write (hashing, writing the temporary file, renaming) instead of just after a marker.
+            usleep(UInt32.random(in: 0...4000))
             kill(pid, SIGKILL)
+            process.waitUntilExit()
+            return written
         }
-        defer { watchdog.cancel() }
-        var written = 0
-        while written < killAfter {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // the child exited
-            written += chunk.reduce(0) { $0 + ($1 == Self.progressMarker ? 1 : 0) }
-        }
-        // Not a wait for anything: a random extra 0-4 ms moves the kill to a random point of a
-        // later write (hashing, writing the temporary file, renaming) instead of just after a marker.
-        usleep(UInt32.random(in: 0...4000))
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
-        return written
-    }
     #endif
 
     @Test("simulated crash debris (truncated entries, partial temporary files) reads as misses or whole entries")

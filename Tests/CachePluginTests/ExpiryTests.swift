@@ -7,11 +7,14 @@ import Testing
 struct ExpiryTests {
     let clock = TestClock()
 
-    func provider(_ server: Server, maxAge: Duration? = nil, version: Int = 0,
-                  respectsCacheControl: Bool = true, storage: any CacheStorage = MemoryStorage()) -> Provider<Endpoint> {
+    func provider(
+        _ server: Server, maxAge: Duration? = nil, version: Int = 0,
+        respectsCacheControl: Bool = true, storage: any CacheStorage = MemoryStorage()
+    ) -> Provider<Endpoint> {
         let clock = clock
-        let plugin = CachePlugin(storage: storage, maxAge: maxAge, version: version,
-                                 respectsCacheControl: respectsCacheControl, now: { clock.now })
+        let plugin = CachePlugin(
+            storage: storage, maxAge: maxAge, version: version,
+            respectsCacheControl: respectsCacheControl, now: { clock.now })
         return Provider(transport: server.transport, plugins: [plugin])
     }
 
@@ -66,8 +69,9 @@ struct ExpiryTests {
     @Test("Cache-Control: no-store is never stored (and removes an older entry)")
     func noStore() async throws {
         let server = Server { call, request in
-            Response(statusCode: 200, headers: call == 1 ? [:] : ["Cache-Control": "private, no-store"],
-                     data: Data("\(call)".utf8), request: request)
+            Response(
+                statusCode: 200, headers: call == 1 ? [:] : ["Cache-Control": "private, no-store"],
+                data: Data("\(call)".utf8), request: request)
         }
         let storage = MemoryStorage()
         let provider = provider(server, storage: storage)

@@ -43,10 +43,13 @@ struct HTTPBinIntegrationTests {
         return url
     }
 
-    func run(path: String, query: Parameters = [:], policy: CachePolicy, storage: MemoryStorage,
-             recorder: StatusRecorder, base: URL) async throws -> Response {
-        let provider = Provider<HTTPBin>(plugins: [CachePlugin(storage: storage), recorder],
-                                         configuration: ProviderConfiguration(maxAttempts: 1))
+    func run(
+        path: String, query: Parameters = [:], policy: CachePolicy, storage: MemoryStorage,
+        recorder: StatusRecorder, base: URL
+    ) async throws -> Response {
+        let provider = Provider<HTTPBin>(
+            plugins: [CachePlugin(storage: storage), recorder],
+            configuration: ProviderConfiguration(maxAttempts: 1))
         return try await provider.request(HTTPBin(baseURL: base, path: path, cachePolicy: policy, content: query.isEmpty ? .plain : .query(query)))
     }
 
@@ -95,11 +98,13 @@ struct HTTPBinIntegrationTests {
     func noStoreHeader() async throws {
         guard let base = httpbin() else { return }
         let storage = MemoryStorage(), recorder = StatusRecorder()
-        _ = try await run(path: "response-headers", query: ["Cache-Control": "no-store"], policy: .networkOnly,
-                          storage: storage, recorder: recorder, base: base)
+        _ = try await run(
+            path: "response-headers", query: ["Cache-Control": "no-store"], policy: .networkOnly,
+            storage: storage, recorder: recorder, base: base)
         #expect(storage.count == 0)
-        _ = try await run(path: "response-headers", query: ["X-Plain": "1"], policy: .networkOnly,
-                          storage: storage, recorder: recorder, base: base)
+        _ = try await run(
+            path: "response-headers", query: ["X-Plain": "1"], policy: .networkOnly,
+            storage: storage, recorder: recorder, base: base)
         #expect(storage.count == 1)
     }
 }

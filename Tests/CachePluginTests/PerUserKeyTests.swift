@@ -7,16 +7,21 @@ import Testing
 /// the key when authorized requests are cached, and keep requests out of the cache otherwise.
 @Suite("Per-user cache keys")
 struct PerUserKeyTests {
-    func provider(_ storage: any CacheStorage, _ server: Server, authorized: Bool = true,
-                  credentialHeaders: Set<String> = [], after plugins: [any Plugin] = []) -> Provider<Endpoint> {
-        let cache = CachePlugin(storage: storage, cachesAuthorizedRequests: authorized,
-                                credentialHeaders: credentialHeaders)
+    func provider(
+        _ storage: any CacheStorage, _ server: Server, authorized: Bool = true,
+        credentialHeaders: Set<String> = [], after plugins: [any Plugin] = []
+    ) -> Provider<Endpoint> {
+        let cache = CachePlugin(
+            storage: storage, cachesAuthorizedRequests: authorized,
+            credentialHeaders: credentialHeaders)
         return Provider<Endpoint>(transport: server.transport, plugins: [cache] + plugins)
     }
 
     /// Requests A, B, A, B with `header` set to the two values: each user gets their own response.
-    func expectSeparateEntries(header: String, _ a: String, _ b: String, kind: StorageKind,
-                               credentialHeaders: Set<String> = []) async throws {
+    func expectSeparateEntries(
+        header: String, _ a: String, _ b: String, kind: StorageKind,
+        credentialHeaders: Set<String> = []
+    ) async throws {
         let made = kind.make()
         defer { made.remove() }
         let server = Server()
@@ -44,15 +49,17 @@ struct PerUserKeyTests {
         try await expectSeparateEntries(header: "Cookie", "session=A", "session=B", kind: kind)
     }
 
-    @Test("Proxy-Authorization and configured credential headers (any case) separate entries too",
-          arguments: StorageKind.allCases)
+    @Test(
+        "Proxy-Authorization and configured credential headers (any case) separate entries too",
+        arguments: StorageKind.allCases)
     func otherCredentials(kind: StorageKind) async throws {
         try await expectSeparateEntries(header: "Proxy-Authorization", "Basic QQ==", "Basic Qg==", kind: kind)
         try await expectSeparateEntries(header: "X-Session", "one", "two", kind: kind, credentialHeaders: ["x-session"])
     }
 
-    @Test("an anonymous request never reads an entry stored for a credential, nor the reverse",
-          arguments: StorageKind.allCases)
+    @Test(
+        "an anonymous request never reads an entry stored for a credential, nor the reverse",
+        arguments: StorageKind.allCases)
     func anonymousAndAuthorized(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -67,8 +74,9 @@ struct PerUserKeyTests {
         #expect(server.calls == 2)
     }
 
-    @Test("without cachesAuthorizedRequests, Cookie (like Authorization) keeps a request out of the cache",
-          arguments: StorageKind.allCases)
+    @Test(
+        "without cachesAuthorizedRequests, Cookie (like Authorization) keeps a request out of the cache",
+        arguments: StorageKind.allCases)
     func cookieNotCachedByDefault(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -89,8 +97,9 @@ struct PerUserKeyTests {
         #expect(server.calls == 8)
     }
 
-    @Test("a credential added after the cache's prepare is not stored under the anonymous key",
-          arguments: StorageKind.allCases)
+    @Test(
+        "a credential added after the cache's prepare is not stored under the anonymous key",
+        arguments: StorageKind.allCases)
     func credentialAddedLater(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -111,8 +120,11 @@ struct PerUserKeyTests {
         defer { made.remove() }
         let server = Server()
         let provider = provider(made.storage, server)
-        _ = try await provider.request(Endpoint(headers: ["Authorization": "Bearer secret-token-123",
-                                                          "Cookie": "sid=cookie-value-456"]))
+        _ = try await provider.request(
+            Endpoint(headers: [
+                "Authorization": "Bearer secret-token-123",
+                "Cookie": "sid=cookie-value-456",
+            ]))
         let files = try made.fileContents()
         #expect(files.count == 1)
         #expect(!files.contains { $0.contains(text: "secret-token-123") || $0.contains(text: "cookie-value-456") })
@@ -138,15 +150,20 @@ struct PerUserKeyTests {
 
         // The public initializer digests only the names it is given.
         #expect(CacheKey(request: makeRequest(headers: ["Authorization": "Bearer A"]))?.rawValue == anonymous.rawValue)
-        #expect(CacheKey(request: makeRequest(headers: ["Authorization": "Bearer A"]), credentialHeaders: ["authorization"])
-            == a)
+        #expect(
+            CacheKey(request: makeRequest(headers: ["Authorization": "Bearer A"]), credentialHeaders: ["authorization"])
+                == a)
     }
 
     @Test("a header value cannot imitate the credential component of another user's key")
     func noForgedComponent() throws {
         let plugin = CachePlugin(cachesAuthorizedRequests: true)
-        let victim = try #require(plugin.key(for: makeRequest(headers: ["Accept-Language": "en",
-                                                                         "Authorization": "Bearer victim"])))
+        let victim = try #require(
+            plugin.key(
+                for: makeRequest(headers: [
+                    "Accept-Language": "en",
+                    "Authorization": "Bearer victim",
+                ])))
         let digest = SHA256.hex(Data("authorization:Bearer victim\n".utf8))
         let forged = try #require(plugin.key(for: makeRequest(headers: ["Accept-Language": "en|c=" + digest])))
         #expect(forged != victim)

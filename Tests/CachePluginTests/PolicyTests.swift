@@ -85,8 +85,9 @@ struct PolicyTests {
             guard call == 1 else { throw NetworkError.connectionFailed(host: "api.example.com", reason: "refused") }
             return Response(statusCode: 200, data: Data("fresh".utf8), request: request)
         }
-        let provider = Provider<Endpoint>(transport: server.transport, plugins: [plugin()],
-                                          configuration: ProviderConfiguration(maxAttempts: 1))
+        let provider = Provider<Endpoint>(
+            transport: server.transport, plugins: [plugin()],
+            configuration: ProviderConfiguration(maxAttempts: 1))
         let target = Endpoint(cachePolicy: .networkElseCache)
         _ = try await provider.request(target)
         clock.advance(5)
@@ -102,8 +103,9 @@ struct PolicyTests {
         let server = Server { call, request in
             Response(statusCode: call == 1 ? 200 : 500, data: Data("body \(call)".utf8), request: request)
         }
-        let provider = Provider<Endpoint>(transport: server.transport, plugins: [plugin()],
-                                          configuration: ProviderConfiguration(maxAttempts: 1))
+        let provider = Provider<Endpoint>(
+            transport: server.transport, plugins: [plugin()],
+            configuration: ProviderConfiguration(maxAttempts: 1))
         let target = Endpoint(cachePolicy: .networkElseCache)
         _ = try await provider.request(target)
         await #expect {
@@ -116,8 +118,9 @@ struct PolicyTests {
     @Test(".networkElseCache with nothing stored keeps the transport error")
     func networkElseCacheEmpty() async {
         let server = Server { _, _ in throw NetworkError.timedOut }
-        let provider = Provider<Endpoint>(transport: server.transport, plugins: [plugin()],
-                                          configuration: ProviderConfiguration(maxAttempts: 1))
+        let provider = Provider<Endpoint>(
+            transport: server.transport, plugins: [plugin()],
+            configuration: ProviderConfiguration(maxAttempts: 1))
         await #expect {
             try await provider.request(Endpoint(cachePolicy: .networkElseCache))
         } throws: { error in
@@ -158,9 +161,13 @@ struct PolicyTests {
     func revalidate() async throws {
         let server = Server { call, request in
             if call == 1 {
-                return Response(statusCode: 200, headers: ["ETag": "\"v1\"", "Last-Modified": "Tue, 01 Jan 2030 00:00:00 GMT",
-                                                           "Content-Type": "application/json"],
-                                data: Data(#"{"n":1}"#.utf8), request: request)
+                return Response(
+                    statusCode: 200,
+                    headers: [
+                        "ETag": "\"v1\"", "Last-Modified": "Tue, 01 Jan 2030 00:00:00 GMT",
+                        "Content-Type": "application/json",
+                    ],
+                    data: Data(#"{"n":1}"#.utf8), request: request)
             }
             return Response(statusCode: 304, headers: ["ETag": "\"v1\"", "X-Refreshed": "yes"], request: request)
         }
@@ -186,9 +193,11 @@ struct PolicyTests {
         #expect(storage.entry(for: key)?.storedAt == clock.now)
     }
 
-    @Test(".revalidate also swaps a 304 that the target's validation accepts", arguments: [
-        Validation.none, .successAndRedirectCodes, .codes([200, 304]),
-    ])
+    @Test(
+        ".revalidate also swaps a 304 that the target's validation accepts",
+        arguments: [
+            Validation.none, .successAndRedirectCodes, .codes([200, 304]),
+        ])
     func revalidateAcceptedNotModified(validation: Validation) async throws {
         let server = Server { call, request in
             call == 1
@@ -230,9 +239,11 @@ struct PolicyTests {
         _ = try await provider.request(PlainEndpoint(method: .post))
         #expect(server.calls == 3)
 
-        let closure = CachePlugin(policy: .ignore, policyProvider: { target in
-            (target as? PlainEndpoint)?.method == .post ? .cacheElseNetwork : nil
-        })
+        let closure = CachePlugin(
+            policy: .ignore,
+            policyProvider: { target in
+                (target as? PlainEndpoint)?.method == .post ? .cacheElseNetwork : nil
+            })
         let other = Server()
         let second = Provider<PlainEndpoint>(transport: other.transport, plugins: [closure])
         _ = try await second.request(PlainEndpoint(method: .post))

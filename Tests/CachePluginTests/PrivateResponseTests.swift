@@ -9,20 +9,26 @@ struct PrivateResponseTests {
     /// A server whose responses carry `Cache-Control: <control>` (none for `nil`) and "response N".
     static func server(_ control: @escaping @Sendable (Int) -> String?) -> Server {
         Server { call, request in
-            Response(statusCode: 200, headers: HTTPHeaders(control(call).map { ["Cache-Control": $0] } ?? [:]),
-                     data: Data("response \(call)".utf8), request: request)
+            Response(
+                statusCode: 200, headers: HTTPHeaders(control(call).map { ["Cache-Control": $0] } ?? [:]),
+                data: Data("response \(call)".utf8), request: request)
         }
     }
 
-    func provider(_ storage: any CacheStorage, _ server: Server, isPrivate: Bool = false,
-                  respectsCacheControl: Bool = true) -> Provider<Endpoint> {
-        Provider<Endpoint>(transport: server.transport, plugins: [
-            CachePlugin(storage: storage, respectsCacheControl: respectsCacheControl, isPrivate: isPrivate),
-        ])
+    func provider(
+        _ storage: any CacheStorage, _ server: Server, isPrivate: Bool = false,
+        respectsCacheControl: Bool = true
+    ) -> Provider<Endpoint> {
+        Provider<Endpoint>(
+            transport: server.transport,
+            plugins: [
+                CachePlugin(storage: storage, respectsCacheControl: respectsCacheControl, isPrivate: isPrivate)
+            ])
     }
 
-    @Test("a shared cache never stores a private response, in any spelling",
-          arguments: StorageKind.allCases, ["private", "Private, max-age=600", "max-age=60, private=\"Set-Cookie\""])
+    @Test(
+        "a shared cache never stores a private response, in any spelling",
+        arguments: StorageKind.allCases, ["private", "Private, max-age=600", "max-age=60, private=\"Set-Cookie\""])
     func sharedCache(kind: StorageKind, control: String) async throws {
         let made = kind.make()
         defer { made.remove() }

@@ -49,8 +49,9 @@ struct StorageTests {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = Server()
-        let first = Provider<Endpoint>(transport: server.transport,
-                                       plugins: [CachePlugin(storage: DiskStorage(directory: directory))])
+        let first = Provider<Endpoint>(
+            transport: server.transport,
+            plugins: [CachePlugin(storage: DiskStorage(directory: directory))])
         _ = try await first.request(Endpoint(path: "items", content: .query(["b": 2, "a": 1])))
         let reopened = DiskStorage(directory: directory)
         #expect(reopened.count == 1)
@@ -143,12 +144,15 @@ struct StorageTests {
     func concurrentAccess(kind: String) async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage: any CacheStorage = switch kind {
-        case "memory": MemoryStorage(maxBytes: 200_000, maxCount: 40)
-        case "disk": DiskStorage(directory: directory, maxBytes: 400_000)
-        default: MemoryAndDiskStorage(memory: MemoryStorage(maxBytes: 100_000, maxCount: 20),
-                                      disk: DiskStorage(directory: directory, maxBytes: 400_000))
-        }
+        let storage: any CacheStorage =
+            switch kind {
+            case "memory": MemoryStorage(maxBytes: 200_000, maxCount: 40)
+            case "disk": DiskStorage(directory: directory, maxBytes: 400_000)
+            default:
+                MemoryAndDiskStorage(
+                    memory: MemoryStorage(maxBytes: 100_000, maxCount: 20),
+                    disk: DiskStorage(directory: directory, maxBytes: 400_000))
+            }
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for worker in 0..<16 {
                 group.addTask {
@@ -158,7 +162,8 @@ struct StorageTests {
                         if step % 3 == 0 {
                             try? storage.store(makeEntry(Self.body(n)), for: CacheKey(rawValue: "key-\(n)"))
                         } else if let entry = storage.entry(for: CacheKey(rawValue: "key-\(n)")),
-                                  entry.data != Data(Self.body(n).utf8) {
+                            entry.data != Data(Self.body(n).utf8)
+                        {
                             bad += 1
                         }
                     }

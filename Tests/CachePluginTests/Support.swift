@@ -44,9 +44,11 @@ final class Server: Sendable {
     private let answer: @Sendable (Int, Request) throws -> Response
 
     /// By default: 200, body "response N", `Content-Type: text/plain`.
-    init(answer: @escaping @Sendable (Int, Request) throws -> Response = { call, request in
-        Response(statusCode: 200, headers: ["Content-Type": "text/plain"], data: Data("response \(call)".utf8), request: request)
-    }) {
+    init(
+        answer: @escaping @Sendable (Int, Request) throws -> Response = { call, request in
+            Response(statusCode: 200, headers: ["Content-Type": "text/plain"], data: Data("response \(call)".utf8), request: request)
+        }
+    ) {
         self.answer = answer
     }
 
@@ -54,14 +56,15 @@ final class Server: Sendable {
     var requests: [Request] { state.withLock { $0.requests } }
 
     var transport: StubTransport {
-        StubTransport(behavior: .custom { [self] request in
-            let call = state.withLock { state -> Int in
-                state.calls += 1
-                state.requests.append(request)
-                return state.calls
-            }
-            return try answer(call, request)
-        })
+        StubTransport(
+            behavior: .custom { [self] request in
+                let call = state.withLock { state -> Int in
+                    state.calls += 1
+                    state.requests.append(request)
+                    return state.calls
+                }
+                return try answer(call, request)
+            })
     }
 }
 
@@ -73,12 +76,15 @@ func temporaryDirectory(_ name: String = #function) -> URL {
     return url
 }
 
-func makeRequest(_ url: String = "https://api.example.com/items", method: HTTPMethod = .get,
-                 headers: HTTPHeaders = [:], body: RequestBody = .none) -> Request {
+func makeRequest(
+    _ url: String = "https://api.example.com/items", method: HTTPMethod = .get,
+    headers: HTTPHeaders = [:], body: RequestBody = .none
+) -> Request {
     Request(method: method, url: URL(string: url)!, headers: headers, body: body, target: PlainEndpoint())
 }
 
 func makeEntry(_ body: String, storedAt: Date = Date(timeIntervalSince1970: 1_700_000_000), version: Int = 0) -> CacheEntry {
-    CacheEntry(statusCode: 200, headers: ["Content-Type": "text/plain", "ETag": "\"e1\""], data: Data(body.utf8),
-               storedAt: storedAt, version: version)
+    CacheEntry(
+        statusCode: 200, headers: ["Content-Type": "text/plain", "ETag": "\"e1\""], data: Data(body.utf8),
+        storedAt: storedAt, version: version)
 }

@@ -10,24 +10,28 @@ struct VaryTests {
     /// A server whose responses carry `Vary: <vary>` and the body "response N".
     static func server(vary: String) -> Server {
         Server { call, request in
-            Response(statusCode: 200, headers: ["Vary": vary, "ETag": "\"e\(call)\""],
-                     data: Data("response \(call)".utf8), request: request)
+            Response(
+                statusCode: 200, headers: ["Vary": vary, "ETag": "\"e\(call)\""],
+                data: Data("response \(call)".utf8), request: request)
         }
     }
 
     /// `keyHeaders: []`, so only `Vary` can tell the languages apart.
     func provider(_ storage: any CacheStorage, _ server: Server, authorized: Bool = false) -> Provider<Endpoint> {
-        Provider<Endpoint>(transport: server.transport, plugins: [
-            CachePlugin(storage: storage, keyHeaders: [], cachesAuthorizedRequests: authorized),
-        ], configuration: ProviderConfiguration(maxAttempts: 1))
+        Provider<Endpoint>(
+            transport: server.transport,
+            plugins: [
+                CachePlugin(storage: storage, keyHeaders: [], cachesAuthorizedRequests: authorized)
+            ], configuration: ProviderConfiguration(maxAttempts: 1))
     }
 
     func language(_ value: String?, policy: CachePolicy = .cacheElseNetwork) -> Endpoint {
         Endpoint(headers: value.map { ["Accept-Language": $0] } ?? [:], cachePolicy: policy)
     }
 
-    @Test("Vary: Accept-Language answers the same language from the cache and sends for another",
-          arguments: StorageKind.allCases)
+    @Test(
+        "Vary: Accept-Language answers the same language from the cache and sends for another",
+        arguments: StorageKind.allCases)
     func acceptLanguage(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -47,8 +51,9 @@ struct VaryTests {
         #expect(server.calls == 3)
     }
 
-    @Test("a response stored for a request without the header matches only requests without it",
-          arguments: StorageKind.allCases)
+    @Test(
+        "a response stored for a request without the header matches only requests without it",
+        arguments: StorageKind.allCases)
     func absentHeader(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -65,8 +70,9 @@ struct VaryTests {
         let made = kind.make()
         defer { made.remove() }
         let server = Server { call, request in
-            Response(statusCode: 200, headers: call == 1 ? [:] : ["Vary": "Accept, *"],
-                     data: Data("response \(call)".utf8), request: request)
+            Response(
+                statusCode: 200, headers: call == 1 ? [:] : ["Vary": "Accept, *"],
+                data: Data("response \(call)".utf8), request: request)
         }
         let provider = provider(made.storage, server)
         _ = try await provider.request(language("en", policy: .networkOnly))
@@ -110,8 +116,9 @@ struct VaryTests {
         #expect(server.requests[2].headers["If-None-Match"] == "\"e2\"")
     }
 
-    @Test("a varying credential header is matched by its digest and never stored in clear",
-          arguments: StorageKind.allCases)
+    @Test(
+        "a varying credential header is matched by its digest and never stored in clear",
+        arguments: StorageKind.allCases)
     func varyOnCredential(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -123,13 +130,18 @@ struct VaryTests {
 
         let key = try #require(CachePlugin(keyHeaders: []).key(for: server.requests[0]))
         let entry = try #require(made.storage.entry(for: key))
-        #expect(entry.varyingHeaders == [VaryingHeader(name: "cookie",
-                                                       value: "sha256:" + SHA256.hex(Data("sid=vary-secret-789".utf8)))])
+        #expect(
+            entry.varyingHeaders == [
+                VaryingHeader(
+                    name: "cookie",
+                    value: "sha256:" + SHA256.hex(Data("sid=vary-secret-789".utf8)))
+            ])
         #expect(!(try made.fileContents()).contains { $0.contains(text: "vary-secret-789") })
     }
 
-    @Test("an entry whose Vary names a header it has no recorded value for never matches",
-          arguments: StorageKind.allCases)
+    @Test(
+        "an entry whose Vary names a header it has no recorded value for never matches",
+        arguments: StorageKind.allCases)
     func unrecordedValues(kind: StorageKind) async throws {
         let made = kind.make()
         defer { made.remove() }
@@ -137,8 +149,10 @@ struct VaryTests {
         let provider = provider(made.storage, server)
         let key = try #require(CachePlugin(keyHeaders: []).key(for: makeRequest()))
         // As a storage written by hand, or by an older version, would hold it.
-        try made.storage.store(CacheEntry(statusCode: 200, headers: ["Vary": "Accept-Language"], data: Data("old".utf8),
-                                          storedAt: Date()), for: key)
+        try made.storage.store(
+            CacheEntry(
+                statusCode: 200, headers: ["Vary": "Accept-Language"], data: Data("old".utf8),
+                storedAt: Date()), for: key)
         let response = try await provider.request(language(nil))
         #expect(response.source == .network)
         #expect(response.string() == "response 1")
@@ -177,8 +191,9 @@ struct VaryTests {
         // Through the plugin: a miss that sends, then the new entry in the new format.
         try Data(Self.firstFormat(key: key, body: "stored by 1.x", headers: [])).write(to: path)
         let server = Server()
-        let provider = Provider<Endpoint>(transport: server.transport,
-                                          plugins: [CachePlugin(storage: DiskStorage(directory: directory))])
+        let provider = Provider<Endpoint>(
+            transport: server.transport,
+            plugins: [CachePlugin(storage: DiskStorage(directory: directory))])
         let response = try await provider.request(Endpoint())
         #expect(try #require(CachePlugin().key(for: server.requests[0])) == key)
         #expect(response.source == .network)

@@ -44,7 +44,7 @@ struct ChainExample {
         // Fluent: a value, nothing is sent until run()
         let responses = try await Chain(provider, .register(name: "ada"))
             .then { previous in .profile(id: try previous.decode(Account.self).id) }
-            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }   // nil ends the chain
+            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }  // nil ends the chain
             .run()
 
         #expect(responses.map(\.request.url.path) == ["/register", "/users/ada-1", "/avatar"])
@@ -72,7 +72,9 @@ struct ChainExample {
         let stepRan = Locked(false)
         do {
             try await Chain(provider, .register(name: ""))
-                .then { previous in stepRan.update { $0 = true }; return .profile(id: try previous.decode(Account.self).id) }
+                .then { previous in
+                    stepRan.update { $0 = true }; return .profile(id: try previous.decode(Account.self).id)
+                }
                 .run()
             Issue.record("the chain should have failed")
         } catch {

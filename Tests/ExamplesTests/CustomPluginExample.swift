@@ -9,7 +9,7 @@ struct TraceHeader: Plugin {
 
     func prepare(_ request: inout Request) async throws -> PrepareAction {
         request.headers["X-Trace"] = UUID().uuidString
-        return .proceed                         // or .respond(response) to skip the network
+        return .proceed  // or .respond(response) to skip the network
     }
     func willSend(_ request: Request) async -> SendAction {
         isOffline ? .stop(reason: "offline") : .proceed
@@ -19,7 +19,7 @@ struct TraceHeader: Plugin {
         return error.isTransient && request.attempt < 3 ? .retry(after: .milliseconds(200)) : .proceed
     }
     func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
-        request.callStorage[AttemptCount.self] += 1      // observers see every attempt once
+        request.callStorage[AttemptCount.self] += 1  // observers see every attempt once
     }
 }
 
@@ -38,10 +38,11 @@ struct CustomPluginExample {
 
     @Test func willSendStopsEveryRequestWhileOffline() async throws {
         let sent = Locked(0)
-        let transport = StubTransport(behavior: .custom { request in
-            sent.update { $0 += 1 }
-            return Response(statusCode: 200, request: request)
-        })
+        let transport = StubTransport(
+            behavior: .custom { request in
+                sent.update { $0 += 1 }
+                return Response(statusCode: 200, request: request)
+            })
         let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader(isOffline: true)])
         await #expect {
             _ = try await provider.request(.status(200))
@@ -54,11 +55,12 @@ struct CustomPluginExample {
 
     @Test func failureRetriesTransientErrorsUntilTheThirdAttempt() async throws {
         let attempts = Locked<[Int]>([])
-        let transport = StubTransport(behavior: .custom { request in
-            attempts.update { $0.append(request.attempt) }
-            if request.attempt < 3 { throw NetworkError.timedOut }
-            return Response(statusCode: 200, request: request)
-        })
+        let transport = StubTransport(
+            behavior: .custom { request in
+                attempts.update { $0.append(request.attempt) }
+                if request.attempt < 3 { throw NetworkError.timedOut }
+                return Response(statusCode: 200, request: request)
+            })
         let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader()])
         let response = try await provider.request(.status(200))
         #expect(response.request.attempt == 3)
@@ -67,10 +69,11 @@ struct CustomPluginExample {
 
     @Test func failureLeavesNonTransientErrorsAlone() async throws {
         let attempts = Locked(0)
-        let transport = StubTransport(behavior: .custom { request in
-            attempts.update { $0 += 1 }
-            return Response(statusCode: 503, request: request)
-        })
+        let transport = StubTransport(
+            behavior: .custom { request in
+                attempts.update { $0 += 1 }
+                return Response(statusCode: 503, request: request)
+            })
         let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader()])
         await #expect {
             _ = try await provider.request(.status(503))

@@ -32,16 +32,18 @@ struct PluginsExample {
 
     /// A server that accepts only the fresh token and wraps bodies in a business-code envelope.
     static func server(hits: Locked<Int>) -> StubTransport {
-        StubTransport(behavior: .custom { request in
-            hits.update { $0 += 1 }
-            guard request.headers["Authorization"] == "Bearer fresh-token" else {
-                return Response(statusCode: 401, request: request)
-            }
-            let body = request.url.path == "/me"
-                ? #"{"code": 0, "message": "ok", "data": {"name": "Ada"}}"#
-                : #"{"code": 7, "message": "account locked"}"#
-            return Response(statusCode: 200, headers: ["Content-Type": "application/json"], data: Data(body.utf8), request: request)
-        })
+        StubTransport(
+            behavior: .custom { request in
+                hits.update { $0 += 1 }
+                guard request.headers["Authorization"] == "Bearer fresh-token" else {
+                    return Response(statusCode: 401, request: request)
+                }
+                let body =
+                    request.url.path == "/me"
+                    ? #"{"code": 0, "message": "ok", "data": {"name": "Ada"}}"#
+                    : #"{"code": 7, "message": "account locked"}"#
+                return Response(statusCode: 200, headers: ["Content-Type": "application/json"], data: Data(body.utf8), request: request)
+            })
     }
 
     /// A well-formed SPKI SHA-256 pin (base64 of 32 bytes). The README's `"base64-spki-sha256="`
@@ -54,16 +56,18 @@ struct PluginsExample {
         let hits = Locked(0)
 
         let capture = CapturePlugin()
-        let provider = Provider<API>(transport: Self.server(hits: hits), plugins: [  // README: CurlTransport()
-            AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
-            RetryPlugin(maxRetries: 2),
-            CachePlugin(storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork, maxAge: .seconds(300)),
-            try PinningPlugin([.init(host: "*.example.com", keyHashes: [Self.pin])]),
-            ResponseCodePlugin(codeKeyPath: "code", acceptedCodes: ["0"], messageKeyPath: "message"),
-            LoggerPlugin(verbosity: .compact),
-            capture,
-        ])
-        let harURL = cacheURL.appendingPathComponent("session.har")           // README: "session.har"
+        let provider = Provider<API>(
+            transport: Self.server(hits: hits),
+            plugins: [  // README: CurlTransport()
+                AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
+                RetryPlugin(maxRetries: 2),
+                CachePlugin(storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork, maxAge: .seconds(300)),
+                try PinningPlugin([.init(host: "*.example.com", keyHashes: [Self.pin])]),
+                ResponseCodePlugin(codeKeyPath: "code", acceptedCodes: ["0"], messageKeyPath: "message"),
+                LoggerPlugin(verbosity: .compact),
+                capture,
+            ])
+        let harURL = cacheURL.appendingPathComponent("session.har")  // README: "session.har"
 
         // 401 with the stale token, one refresh, then the retried call succeeds.
         let name = try await provider.request(.me, as: String.self, atKeyPath: "data.name")
@@ -87,7 +91,7 @@ struct PluginsExample {
             return code == "7" && message == "account locked"
         }
 
-        try capture.harData().write(to: harURL)                                // README: capture.exportHAR()
+        try capture.harData().write(to: harURL)  // README: capture.exportHAR()
         let har = try JSONSerialization.jsonObject(with: Data(contentsOf: harURL)) as? [String: Any]
         let log = har?["log"] as? [String: Any]
         #expect(log?["version"] as? String == "1.2")
@@ -106,11 +110,14 @@ struct PluginsExample {
         let session = Session()
         let cacheURL = temporaryDirectory()
         let hits = Locked(0)
-        let provider = Provider<API>(transport: Self.server(hits: hits), plugins: [
-            AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
-            CachePlugin(storage: MemoryAndDiskStorage.memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork,
-                        maxAge: .seconds(300), cachesAuthorizedRequests: true),
-        ])
+        let provider = Provider<API>(
+            transport: Self.server(hits: hits),
+            plugins: [
+                AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
+                CachePlugin(
+                    storage: MemoryAndDiskStorage.memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork,
+                    maxAge: .seconds(300), cachesAuthorizedRequests: true),
+            ])
 
         let first = try await provider.request(.me)
         let second = try await provider.request(.me)
@@ -118,7 +125,7 @@ struct PluginsExample {
         #expect(first.source == .network)
         #expect(second.source == .cache)
         #expect(second.data == first.data)
-        #expect(hits.current == 2)           // the 401 and the retried 200; the second call never left
+        #expect(hits.current == 2)  // the 401 and the retried 200; the second call never left
         // The entry reached the disk level too.
         #expect(try FileManager.default.contentsOfDirectory(atPath: cacheURL.path).isEmpty == false)
     }

@@ -8,7 +8,7 @@ import Testing
 struct ReplayExample {
     @Test func recordOnceThenReplayWithoutANetwork() async throws {
         let fixture = temporaryDirectory().appendingPathComponent("user.har")
-        let liveTransport = HTTPBinStub.transport            // README: DefaultTransport.shared (the real network)
+        let liveTransport = HTTPBinStub.transport  // README: DefaultTransport.shared (the real network)
 
         // Record: requests missing from the file go to the network and are appended, redacted.
         let recording = try ReplayTransport(har: fixture, mode: .recordWhenMissing(transport: liveTransport, to: fixture))

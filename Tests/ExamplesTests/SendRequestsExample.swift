@@ -13,13 +13,14 @@ struct SendRequestsExample {
         let file = temporaryDirectory().appendingPathComponent("bytes.bin")
 
         let provider = Provider<HTTPBin>(
-            transport: HTTPBinStub.transport,                 // README: no transport (the platform default)
+            transport: HTTPBinStub.transport,  // README: no transport (the platform default)
             plugins: [LoggerPlugin(), RetryPlugin()],
-            configuration: ProviderConfiguration(baseURL: stagingURL, headers: ["X-App": "1"],
-                                                 queryParameters: ["v": "2"], timeout: .seconds(30), maxAttempts: 3)
+            configuration: ProviderConfiguration(
+                baseURL: stagingURL, headers: ["X-App": "1"],
+                queryParameters: ["v": "2"], timeout: .seconds(30), maxAttempts: 3)
         )
 
-        let response = try await provider.request(.status(200))              // Response
+        let response = try await provider.request(.status(200))  // Response
         let args = try await provider.request(.get(["q": "x"]), as: [String: String].self, atKeyPath: "args")
 
         #expect(response.statusCode == 200)
@@ -30,10 +31,10 @@ struct SendRequestsExample {
 
         var streamed: [Response] = []
         for try await response in provider.responses(.get([:])) { streamed.append(response) }  // provisional (cache) then final
-        #expect(streamed.count == 1)                     // no cache plugin: only the final response
+        #expect(streamed.count == 1)  // no cache plugin: only the final response
         #expect(streamed.last?.statusCode == 200)
 
-        let transfer = provider.transfer(.bytes(10_000_000, file))            // progress events
+        let transfer = provider.transfer(.bytes(10_000_000, file))  // progress events
         var fractions: [Double] = []
         var finished = false
         for await event in transfer.events {
@@ -47,7 +48,7 @@ struct SendRequestsExample {
 
         let completion = Locked<[Result<Response, NetworkError>]>([])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let handle = provider.send(.status(200)) { result in                    // completion handler, no async
+            let handle = provider.send(.status(200)) { result in  // completion handler, no async
                 completion.update { $0.append(result) }
                 done.resume()
             }
@@ -67,8 +68,9 @@ struct SendRequestsExample {
 
     @Test func cancelAllEndsARequestInFlightWithCancelled() async throws {
         let (sent, signal) = AsyncStream<Void>.makeStream()
-        let provider = Provider<HTTPBin>(transport: StubTransport(behavior: .delayed(.seconds(30))),
-                                         plugins: [OnWillSend { signal.yield() }])
+        let provider = Provider<HTTPBin>(
+            transport: StubTransport(behavior: .delayed(.seconds(30))),
+            plugins: [OnWillSend { signal.yield() }])
         let request = Task { try await provider.request(.status(200)) }
         for await _ in sent { break }
         provider.cancelAll()

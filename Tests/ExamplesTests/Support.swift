@@ -15,8 +15,9 @@ enum HTTPBinStub {
             return Response(statusCode: code, request: request)
         }
         if path.hasPrefix("/bytes/"), let count = Int(path.dropFirst("/bytes/".count)) {
-            return Response(statusCode: 200, headers: ["Content-Type": "application/octet-stream"],
-                            data: Data(repeating: 0x2A, count: count), request: request)
+            return Response(
+                statusCode: 200, headers: ["Content-Type": "application/octet-stream"],
+                data: Data(repeating: 0x2A, count: count), request: request)
         }
         var body: [String: Any] = ["headers": request.headers.dictionary, "url": request.url.absoluteString]
         switch path {
@@ -29,8 +30,9 @@ enum HTTPBinStub {
         default:
             return Response(statusCode: 404, request: request)
         }
-        return Response(statusCode: 200, headers: ["Content-Type": "application/json"],
-                        data: try JSONSerialization.data(withJSONObject: body), request: request)
+        return Response(
+            statusCode: 200, headers: ["Content-Type": "application/json"],
+            data: try JSONSerialization.data(withJSONObject: body), request: request)
     }
 }
 

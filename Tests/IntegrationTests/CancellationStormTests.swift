@@ -103,8 +103,9 @@ struct CancellationStormTests {
         }
     }
 
-    @Test("Requests cancelled at random moments all end cancelled or complete, leaving no descriptors or temporary files",
-          arguments: TransportKind.allCases)
+    @Test(
+        "Requests cancelled at random moments all end cancelled or complete, leaving no descriptors or temporary files",
+        arguments: TransportKind.allCases)
     func storm(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let folder = try TemporaryFiles.directory()
@@ -127,8 +128,9 @@ struct CancellationStormTests {
         let cancelled = outcomes.values.filter { $0 == .cancelled }.count
         let completed = outcomes.values.filter { $0 == .completed }.count
         let wrong = outcomes.values.compactMap { if case .wrong(let text) = $0 { text } else { nil } }
-        print("[CancellationStormTests] \(kind): \(Self.count) requests in \(elapsed): \(cancelled) cancelled, "
-              + "\(completed) completed, \(wrong.count) wrong; fds \(descriptorsBefore) -> \(descriptorsAfter)")
+        print(
+            "[CancellationStormTests] \(kind): \(Self.count) requests in \(elapsed): \(cancelled) cancelled, "
+                + "\(completed) completed, \(wrong.count) wrong; fds \(descriptorsBefore) -> \(descriptorsAfter)")
 
         #expect(outcomes.count == Self.count)
         #expect(wrong.isEmpty, "\(wrong.count) wrong outcomes, first: \(wrong.prefix(5))")
@@ -138,7 +140,9 @@ struct CancellationStormTests {
         // (checked for 15 s): a libcurl multi handle's wake-up pipe, i.e. a session or engine that
         // is never torn down after the storm. Plain runs have never shown it.
         withKnownIssue("a transport can stay alive after a cancellation storm (sanitizer timing)", isIntermittent: true) {
-            #expect(descriptorsAfter <= descriptorsBefore, """
+            #expect(
+                descriptorsAfter <= descriptorsBefore,
+                """
                 descriptors \(descriptorsBefore) -> \(descriptorsAfter), new: \(ProcessProbe.added(ProcessProbe.descriptorTargets(), over: targetsBefore))
                 """)
         } when: {

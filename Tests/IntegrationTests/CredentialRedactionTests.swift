@@ -31,15 +31,17 @@ struct CredentialRedactionTests {
         var query: Parameters { ["api_key": apiKey, "sig": signature, "page": 1] }
     }
 
-    @Test("Authorization, cookies and secret query values never reach logs, captures or HAR",
-          arguments: TransportKind.allCases)
+    @Test(
+        "Authorization, cookies and secret query values never reach logs, captures or HAR",
+        arguments: TransportKind.allCases)
     func credentialsNeverLeak(kind: TransportKind) async throws {
         let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let secrets = Secrets()
         let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryItems: ["sig"])
         let lines = LogLines()
-        let logger = LoggerPlugin(verbosity: .verbose, bodyLimit: 100_000, includesCurlCommand: true, redaction: redaction,
-                                  output: { lines.append($0) })
+        let logger = LoggerPlugin(
+            verbosity: .verbose, bodyLimit: 100_000, includesCurlCommand: true, redaction: redaction,
+            output: { lines.append($0) })
         let capture = CapturePlugin(redaction: redaction)
         let retry = RetryPlugin(maxRetries: 1, baseDelay: .milliseconds(10))
         let provider = Provider<FaultTarget>(transport: kind.make(), plugins: [logger, capture, retry])
@@ -66,8 +68,8 @@ struct CredentialRedactionTests {
             ([exchange.url, exchange.error ?? ""]
                 + exchange.requestHeaders.map { "\($0.name): \($0.value)" }
                 + exchange.responseHeaders.map { "\($0.name): \($0.value)" }
-                + [String(decoding: exchange.requestBody ?? Data(), as: UTF8.self), String(decoding: exchange.responseBody, as: UTF8.self)]
-            ).joined(separator: "\n")
+                + [String(decoding: exchange.requestBody ?? Data(), as: UTF8.self), String(decoding: exchange.responseBody, as: UTF8.self)]).joined(
+                    separator: "\n")
         }.joined(separator: "\n")
         let har = String(decoding: try capture.harData(), as: UTF8.self)
 
@@ -88,9 +90,11 @@ struct CredentialRedactionTests {
         let marker = "M" + UUID().uuidString.prefix(8)
         let lines = LogLines()
         let capture = CapturePlugin()
-        let provider = Provider<FaultTarget>(transport: kind.make(), plugins: [
-            LoggerPlugin(verbosity: .verbose, bodyLimit: 100_000, output: { lines.append($0) }), capture,
-        ])
+        let provider = Provider<FaultTarget>(
+            transport: kind.make(),
+            plugins: [
+                LoggerPlugin(verbosity: .verbose, bodyLimit: 100_000, output: { lines.append($0) }), capture,
+            ])
         // NetKit sends "k 1+M" as k%201%2BM; httpbin's "url" field echoes it as k%201+M (0.7, Debian's)
         // or as sent (0.10, PyPI's). RedactionTests covers every spelling without a server.
         let response = try await provider.request(FaultTarget(path: "/anything", query: ["api_key": "k 1+\(marker)"], base: httpbin))

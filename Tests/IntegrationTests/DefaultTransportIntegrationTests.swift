@@ -33,8 +33,10 @@ struct DefaultTransportIntegrationTests {
         #expect(downloads.last?.totalBytes == Int64(size))
 
         let body = Data(repeating: 1, count: 2 << 20)
-        let upload = provider.transfer(HostileTarget(path: "/echo", method: .post, content: .data(body, contentType: "application/octet-stream"),
-                                                     validation: .successCodes))
+        let upload = provider.transfer(
+            HostileTarget(
+                path: "/echo", method: .post, content: .data(body, contentType: "application/octet-stream"),
+                validation: .successCodes))
         var uploads: [TransferProgress] = []
         for await event in upload.events { if case .progress(let p) = event, p.direction == .upload { uploads.append(p) } }
         _ = try await upload.response()

@@ -30,8 +30,9 @@ struct LoadTests {
     /// Items for one run: `/load?key=<run>-<i>`, every 20th with `fail=1`.
     static func targets(count: Int, run: String) -> [FaultTarget] {
         (0..<count).map { index in
-            FaultTarget(path: "/load", query: ["key": "\(run)-\(index)", "fail": index % faultEvery == 0 ? 1 : 0],
-                        timeout: .seconds(20))
+            FaultTarget(
+                path: "/load", query: ["key": "\(run)-\(index)", "fail": index % faultEvery == 0 ? 1 : 0],
+                timeout: .seconds(20))
         }
     }
 
@@ -82,8 +83,9 @@ struct LoadTests {
         )
     }
 
-    @Test("A batch of thousands with 5% faults accounts for every item once and leaks nothing",
-          arguments: TransportKind.allCases)
+    @Test(
+        "A batch of thousands with 5% faults accounts for every item once and leaks nothing",
+        arguments: TransportKind.allCases)
     func loadWithFaults(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         // Warm-up: the first transport of a kind creates process-wide resources that stay (libcurl's
@@ -100,7 +102,8 @@ struct LoadTests {
         let residentAfter = ProcessProbe.residentBytes()
         let descriptorsAfter = await ProcessProbe.openDescriptors(settlingAtMost: descriptorsBefore)
         let faults = (0..<count).filter { $0 % Self.faultEvery == 0 }.count
-        print("""
+        print(
+            """
             [LoadTests] \(kind): \(count) requests (\(faults) injected faults) in \(String(format: "%.2f", figures.seconds)) s \
             = \(Int(Double(count) / figures.seconds)) requests/s; attempts \(figures.attempts), failed attempts \
             \(figures.failedAttempts); fds \(descriptorsBefore) -> \(descriptorsAfter); \
@@ -117,14 +120,17 @@ struct LoadTests {
         #expect(figures.problems.isEmpty, "\(figures.problems.count) bad items, first: \(figures.problems.prefix(5))")
 
         // Released transports give back every descriptor, and memory returns near the baseline.
-        #expect(descriptorsAfter <= descriptorsBefore, """
+        #expect(
+            descriptorsAfter <= descriptorsBefore,
+            """
             descriptors \(descriptorsBefore) -> \(descriptorsAfter), new: \(ProcessProbe.added(ProcessProbe.descriptorTargets(), over: targetsBefore))
             """)
         // The address sanitizer keeps freed memory in quarantine (up to 256 MiB) and its RSS swings
         // by hundreds of MiB with whatever ran before, so there the bound only catches runaways;
         // the sanitizer's leak check covers what this bound means.
         let bound = Workload.underSanitizer ? 512 << 20 : 64 << 20
-        #expect(residentAfter - residentBefore < bound,
-                "RSS grew by \(ProcessProbe.mebibytes(residentAfter - residentBefore))")
+        #expect(
+            residentAfter - residentBefore < bound,
+            "RSS grew by \(ProcessProbe.mebibytes(residentAfter - residentBefore))")
     }
 }

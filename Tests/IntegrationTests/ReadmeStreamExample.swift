@@ -19,7 +19,7 @@ struct ReadmeStreamExample {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         var received: [String] = []
         let feed = Provider<Feed>().stream(.events)
-        for try await event in feed.events {          // ServerSentEvent: event, data, id, retry
+        for try await event in feed.events {  // ServerSentEvent: event, data, id, retry
             print(event.event, event.data)
             received.append(event.data)
         }

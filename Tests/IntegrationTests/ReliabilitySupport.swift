@@ -44,8 +44,8 @@ enum ProcessProbe {
 
     private static func statusField(_ name: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return -1 }
         return kilobytes * 1024
     }
@@ -112,7 +112,6 @@ func rangeBytes(count: Int, from start: Int = 0) -> Data {
     }
     return data
 }
-
 
 /// The names in `folder`, sorted (hidden ones included).
 func folderContents(_ folder: URL) -> [String] {

@@ -43,8 +43,9 @@ struct SecurityPathTests {
         }
 
         private func record(_ request: Request, error: NetworkError?) {
-            let entry = Entry(attempt: request.attempt, pins: request.tls?.pinnedKeyHashes,
-                              ifNoneMatch: request.headers["If-None-Match"], error: error)
+            let entry = Entry(
+                attempt: request.attempt, pins: request.tls?.pinnedKeyHashes,
+                ifNoneMatch: request.headers["If-None-Match"], error: error)
             entries.withLock { $0.append(entry) }
         }
     }
@@ -78,15 +79,17 @@ struct SecurityPathTests {
 
     // MARK: Retries
 
-    @Test("A pinned request retried by RetryPlugin is pinned on every attempt and fails closed",
-          arguments: TransportKind.allCases)
+    @Test(
+        "A pinned request retried by RetryPlugin is pinned on every attempt and fails closed",
+        arguments: TransportKind.allCases)
     func retriedRequestStaysPinned(kind: TransportKind) async throws {
         let server = try Self.tlsServer()
         let log = AttemptLog()
         // A retry plugin that retries anything, pinning failures included: still no unpinned attempt.
         let retry = RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(10), shouldRetry: { _, _ in true })
-        let provider = Provider<SecureTarget>(transport: kind.make(),
-                                              plugins: [try Self.pinning(Self.wrongPin, certificate: server.certificate), retry, log])
+        let provider = Provider<SecureTarget>(
+            transport: kind.make(),
+            plugins: [try Self.pinning(Self.wrongPin, certificate: server.certificate), retry, log])
         var finalError: NetworkError?
         do {
             let response = try await provider.request(SecureTarget(base: server.url, path: "/small.json"))
@@ -161,8 +164,9 @@ struct SecurityPathTests {
     @Test("A pinned https request redirected to plain http is refused", arguments: TransportKind.allCases)
     func redirectToHTTPIsRefused(kind: TransportKind) async throws {
         let server = try Self.tlsServer()
-        let provider = Provider<SecureTarget>(transport: kind.make(),
-                                              plugins: [try Self.pinning(server.pin, certificate: server.certificate)])
+        let provider = Provider<SecureTarget>(
+            transport: kind.make(),
+            plugins: [try Self.pinning(server.pin, certificate: server.certificate)])
         await #expect { _ = try await provider.request(SecureTarget(base: server.url, path: "/to-http")) } throws: { error in
             switch (kind, error as? NetworkError) {
             case (.curl, .redirectRefused?), (.urlSession, .tlsPolicyUnsupported?): true
@@ -197,16 +201,19 @@ struct SecurityPathTests {
     /// offline: with a wrong pin both must fail with the pin error. A cached copy is never served
     /// in place of a request that failed its pin (that would hide an attack behind old data), and
     /// the revalidation request carries the policy like any other.
-    @Test("A cached entry never covers for a request that fails its pin",
-          arguments: TransportKind.allCases, [CachePolicy.revalidate, .networkElseCache])
+    @Test(
+        "A cached entry never covers for a request that fails its pin",
+        arguments: TransportKind.allCases, [CachePolicy.revalidate, .networkElseCache])
     func cacheNeverHidesAPinFailure(kind: TransportKind, policy: CachePolicy) async throws {
         let server = try Self.tlsServer()
         let storage = MemoryStorage()
         let target = SecureTarget(base: server.url, path: "/small.json")
         // Seed the cache over a correctly pinned curl connection (the only transport that can).
-        let seeding = Provider<SecureTarget>(transport: CurlTransport(), plugins: [
-            try Self.pinning(server.pin, certificate: server.certificate), CachePlugin(storage: storage, policy: policy),
-        ])
+        let seeding = Provider<SecureTarget>(
+            transport: CurlTransport(),
+            plugins: [
+                try Self.pinning(server.pin, certificate: server.certificate), CachePlugin(storage: storage, policy: policy),
+            ])
         let first = try await seeding.request(target)
         #expect(first.source == .network && storage.count == 1)
         if policy == .revalidate {
@@ -216,9 +223,11 @@ struct SecurityPathTests {
         }
 
         let log = AttemptLog()
-        let attacked = Provider<SecureTarget>(transport: kind.make(), plugins: [
-            try Self.pinning(Self.wrongPin, certificate: server.certificate), CachePlugin(storage: storage, policy: policy), log,
-        ])
+        let attacked = Provider<SecureTarget>(
+            transport: kind.make(),
+            plugins: [
+                try Self.pinning(Self.wrongPin, certificate: server.certificate), CachePlugin(storage: storage, policy: policy), log,
+            ])
         do {
             let response = try await attacked.request(target)
             Issue.record("served \(response.source) despite a wrong pin")

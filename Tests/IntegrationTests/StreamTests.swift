@@ -68,7 +68,15 @@ struct StreamTests {
         let key = UUID().uuidString
         let reader = Task {
             var total = 0
-            let stream = provider.stream(HostileTarget(path: "/endless", content: .query(["key": key]), timeout: .seconds(30), validation: .successCodes))
+            // URLSession gets a server-paced body: an unpaced one floods FoundationNetworking's
+            // callbacks faster than its single delegate queue drains them, and the Python fault
+            // server then stays busy writing to the socket until the backlog is gone (seconds),
+            // slowing the tests that follow. Cancellation is what this test checks.
+            let target =
+                kind == .curl
+                ? HostileTarget(path: "/endless", content: .query(["key": key]), timeout: .seconds(30), validation: .successCodes)
+                : HostileTarget(path: "/sse/drip", content: .query(["count": 100_000, "interval_ms": 1]), timeout: .seconds(30), validation: .successCodes)
+            let stream = provider.stream(target)
             do {
                 for try await chunk in stream { total += chunk.count }
             } catch {
@@ -91,8 +99,9 @@ struct StreamTests {
     func backpressure() async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let stream = Provider<HostileTarget>(transport: TransportKind.curl.make())
-            .stream(HostileTarget(path: "/endless", timeout: .seconds(30), validation: .successCodes),
-                    options: StreamOptions(bufferBytes: 256 << 10))
+            .stream(
+                HostileTarget(path: "/endless", timeout: .seconds(30), validation: .successCodes),
+                options: StreamOptions(bufferBytes: 256 << 10))
         var iterator = stream.makeAsyncIterator()
         _ = try await iterator.next()
         let before = residentBytes()
@@ -112,7 +121,8 @@ struct StreamTests {
     /// This process's resident set size.
     func residentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 }
@@ -147,7 +157,8 @@ struct ServerSentEventStreamTests {
         var ids: [String] = []
         do {
             for try await event in Provider<HostileTarget>(transport: kind.make())
-                .stream(HostileTarget(path: "/sse/reset", content: .query(["after": 3]), validation: .successCodes)).events {
+                .stream(HostileTarget(path: "/sse/reset", content: .query(["after": 3]), validation: .successCodes)).events
+            {
                 ids.append(event.id ?? "")
             }
             Issue.record("a reset feed ended normally")
@@ -162,7 +173,8 @@ struct ServerSentEventStreamTests {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         var lines: [String] = []
         for try await line in Provider<HostileTarget>(transport: kind.make())
-            .stream(HostileTarget(path: "/sse/drip", content: .query(["count": 3, "interval_ms": 50]), validation: .successCodes)).lines {
+            .stream(HostileTarget(path: "/sse/drip", content: .query(["count": 3, "interval_ms": 50]), validation: .successCodes)).lines
+        {
             lines.append(line)
         }
         #expect(lines == ["data: 0", "", "data: 1", "", "data: 2", ""])

@@ -9,8 +9,9 @@ struct CancellationTests {
     func failFastCancelsTheRest() async {
         // Item 0 fails only once item 1 is in flight, so there is an in-flight item to cancel.
         let transport = ScriptedTransport(failures: [0: 1], hanging: [1], waitsFor: [0: 1])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 2, failFast: true))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 2, failFast: true))
         let result = await batch.run(items(10))
         #expect(result[0].error?.statusCode == 503)
         #expect(!result[0].wasCancelled)
@@ -24,9 +25,11 @@ struct CancellationTests {
     @Test("Fail-fast waits for an item's own retries before cancelling the rest")
     func failFastAfterRetries() async {
         let transport = ScriptedTransport(failures: [0: 1, 2: 100])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 1, maxRetries: 1,
-                                                                   retryTiming: .immediately, failFast: true))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(
+                maxConcurrent: 1, maxRetries: 1,
+                retryTiming: .immediately, failFast: true))
         let result = await batch.run(items(5))
         #expect(result.map(\.attempts) == [2, 1, 2, 0, 0])
         #expect(result[0].succeeded && result[1].succeeded)
@@ -36,8 +39,9 @@ struct CancellationTests {
     @Test("Without fail-fast a failure does not stop the other items")
     func failuresDoNotStopOthersByDefault() async {
         let transport = ScriptedTransport(failures: [0: 1])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 2))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 2))
         let result = await batch.run(items(10))
         #expect(result.summary == BatchSummary(total: 10, succeeded: 9, failed: 1, cancelled: 0, rounds: 1))
     }
@@ -45,8 +49,9 @@ struct CancellationTests {
     @Test("Cancelling the calling task cancels in-flight and pending items and keeps finished ones")
     func cancellingTheTaskCancelsEveryItem() async {
         let transport = ScriptedTransport(hanging: Set(3..<10))
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 4, retryTiming: .immediately))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 4, retryTiming: .immediately))
         let task = Task { await batch.run(items(10)) }
         // Items 0...2 finish at once; 3...6 then hang in flight; 7...9 wait for a slot.
         var started = 0
@@ -80,8 +85,9 @@ struct CancellationTests {
     @Test("A started batch streams its events and cancel() cancels it")
     func startedBatchCanBeCancelled() async {
         let transport = ScriptedTransport(hanging: [0])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 1))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 1))
         let running = batch.start(items(3))
         var seen: [String] = []
         for await event in running.events {

@@ -8,8 +8,9 @@ struct ConcurrencyAndOrderTests {
     @Test("1,000 items with random delays never exceed maxConcurrent and reach it exactly", arguments: [1, 5, 8])
     func maxConcurrentIsReachedAndNeverExceeded(limit: Int) async {
         let transport = ScriptedTransport(maxDelayMicroseconds: 300)
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: limit))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: limit))
         let result = await batch.run(items(1_000))
         #expect(result.allSucceeded)
         #expect(result.count == 1_000)
@@ -27,13 +28,15 @@ struct ConcurrencyAndOrderTests {
 
     @Test("10,000 items finishing in random order come back in input order")
     func orderIsPreservedForTenThousandItems() async throws {
-        let transport = StubTransport(behavior: .custom { request in
-            for _ in 0..<Int.random(in: 0...3) { await Task.yield() }
-            let sample = request.target.sampleResponse
-            return Response(statusCode: 200, data: sample.data, request: request, source: .stub)
-        })
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 16))
+        let transport = StubTransport(
+            behavior: .custom { request in
+                for _ in 0..<Int.random(in: 0...3) { await Task.yield() }
+                let sample = request.target.sampleResponse
+                return Response(statusCode: 200, data: sample.data, request: request, source: .stub)
+            })
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 16))
         let result = await batch.run(items(10_000))
         #expect(result.map(\.index) == Array(0..<10_000))
         #expect(result.map(\.target) == items(10_000))
@@ -56,8 +59,9 @@ struct ConcurrencyAndOrderTests {
         let plugin = CountingPlugin()
         let transport = ScriptedTransport(failures: [1: 2])
         let provider = Provider<AnyTarget>(transport: transport, plugins: [plugin])
-        let batch = BatchManager(provider: provider,
-                                 configuration: BatchConfiguration(retryTiming: .immediately))
+        let batch = BatchManager(
+            provider: provider,
+            configuration: BatchConfiguration(retryTiming: .immediately))
         let result = await batch.run([AnyTarget(Item.number(0)), AnyTarget(Item.number(1)), AnyTarget(Other.ping)])
         #expect(result.allSucceeded)
         #expect(result.map(\.attempts) == [1, 3, 1])

@@ -43,14 +43,17 @@ struct HTTPBinBatchTests {
     @Test("200 httpbin requests at maxConcurrent 8: ordered results, 503 items retried to the limit")
     func liveBatch() async throws {
         guard TestServers.url("NETKIT_HTTPBIN_URL") != nil else {
-            if TestServers.required { Issue.record("NETKIT_HTTPBIN_URL not set") } else {
+            if TestServers.required {
+                Issue.record("NETKIT_HTTPBIN_URL not set")
+            } else {
                 print("Skipping the live batch: NETKIT_HTTPBIN_URL is not set (run scripts/test).")
             }
             return
         }
         let transport = InFlightCounter(base: URLSessionTransport())
-        let batch = BatchManager(provider: Provider<HTTPBin>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 8, maxRetries: 2, retryTiming: .immediately))
+        let batch = BatchManager(
+            provider: Provider<HTTPBin>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 8, maxRetries: 2, retryTiming: .immediately))
         let targets: [HTTPBin] = (0..<200).map { $0 % 25 == 7 ? .status(503) : .anything($0) }
         let result = await batch.run(targets)
 

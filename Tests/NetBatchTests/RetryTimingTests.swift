@@ -9,8 +9,9 @@ struct RetryTimingTests {
     @Test("With .none a failure is reported after one attempt")
     func noneReportsFailures() async {
         let transport = ScriptedTransport(failures: [1: 1])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(retryTiming: .none))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(retryTiming: .none))
         let result = await batch.run(items(3))
         #expect(result.map(\.attempts) == [1, 1, 1])
         #expect(result.failures.map(\.index) == [1])
@@ -21,8 +22,9 @@ struct RetryTimingTests {
     @Test("With .immediately a failed item is sent again at once, before the next item starts")
     func immediatelyRetriesInPlace() async {
         let transport = ScriptedTransport(failures: [1: 2])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 1, retryTiming: .immediately))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 1, retryTiming: .immediately))
         let result = await batch.run(items(4))
         #expect(result.allSucceeded)
         #expect(result.map(\.attempts) == [1, 3, 1, 1])
@@ -32,8 +34,9 @@ struct RetryTimingTests {
     @Test("With .immediately an item is sent at most maxRetries + 1 times", arguments: [0, 1, 3, 5])
     func immediatelyStopsAtMaxRetries(maxRetries: Int) async {
         let transport = ScriptedTransport(failures: [0: 100])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxRetries: maxRetries, retryTiming: .immediately))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxRetries: maxRetries, retryTiming: .immediately))
         let result = await batch.run(items(1))
         #expect(result[0].attempts == maxRetries + 1)
         #expect(transport.attempts(of: 0) == maxRetries + 1)
@@ -49,8 +52,9 @@ struct RetryTimingTests {
             return true
         }
         let log = EventLog()
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxConcurrent: 2, retryTiming: timing))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxConcurrent: 2, retryTiming: timing))
         let result = await batch.run(items(5), onEvent: log.handler)
         #expect(result.allSucceeded)
         #expect(result.map(\.attempts) == [1, 2, 1, 3, 1])
@@ -70,8 +74,9 @@ struct RetryTimingTests {
     @Test("With .afterBatch nothing is retried when shouldRetry returns false")
     func afterBatchHonoursShouldRetry() async {
         let transport = ScriptedTransport(failures: [1: 1])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(retryTiming: .afterBatch { _ in false }))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(retryTiming: .afterBatch { _ in false }))
         let result = await batch.run(items(3))
         #expect(result.map(\.attempts) == [1, 1, 1])
         #expect(result.rounds == 1)
@@ -81,8 +86,9 @@ struct RetryTimingTests {
     @Test("With .afterBatch at most maxRetries extra rounds run")
     func afterBatchStopsAtMaxRetries() async {
         let transport = ScriptedTransport(failures: [0: 100])
-        let batch = BatchManager(provider: Provider<Item>(transport: transport),
-                                 configuration: BatchConfiguration(maxRetries: 2, retryTiming: .afterBatch))
+        let batch = BatchManager(
+            provider: Provider<Item>(transport: transport),
+            configuration: BatchConfiguration(maxRetries: 2, retryTiming: .afterBatch))
         let result = await batch.run(items(2))
         #expect(result.rounds == 3)
         #expect(result.map(\.attempts) == [3, 1])
@@ -141,7 +147,9 @@ struct RetryTimingTests {
         let result = await batch.run([
             .target(.number(0)),
             .operation {
-                let call = calls.withLock { $0 += 1; return $0 }
+                let call = calls.withLock {
+                    $0 += 1; return $0
+                }
                 if call < 3 { throw NetworkError.timedOut }
                 return try await provider.request(.number(7))
             },

@@ -7,7 +7,11 @@ import Synchronization
 enum Item: TargetType, Equatable {
     case number(Int)
 
-    var n: Int { switch self { case .number(let n): n } }
+    var n: Int {
+        switch self {
+        case .number(let n): n
+        }
+    }
     var baseURL: URL { URL(string: "https://batch.test")! }
     var path: String { "items/\(n)" }
     var method: HTTPMethod { .get }

@@ -49,15 +49,18 @@ struct ChainTests {
         let later = Counter()
         let responses = try await Chain(provider, .register(name: "ada"))
             .then { _ in nil }
-            .then { _ in later.increment(); return .broken }
+            .then { _ in
+                later.increment(); return .broken
+            }
             .run()
         #expect(responses.count == 1)
         #expect(later.count == 0)
         #expect(recorder.sent == ["/register"])
     }
 
-    @Test("A failed request at any position ends the chain with its index and the responses so far",
-          arguments: [0, 1, 2])
+    @Test(
+        "A failed request at any position ends the chain with its index and the responses so far",
+        arguments: [0, 1, 2])
     func failedRequestAtEachPosition(position: Int) async throws {
         let later = Counter()
         let targets: [API] = [.register(name: "ada"), .profile(id: "u-42"), .avatar(id: "u-42")]
@@ -65,7 +68,9 @@ struct ChainTests {
         let chain = Chain(provider, target(0))
             .then { _ in target(1) }
             .then { _ in target(2) }
-            .then { _ in later.increment(); return nil }
+            .then { _ in
+                later.increment(); return nil
+            }
         let error = try await #require(throws: ChainError.self) { try await chain.run() }
         #expect(error.stepIndex == position)
         #expect(error.stage == .request)
@@ -77,8 +82,9 @@ struct ChainTests {
         #expect(error.description.contains("step \(position)"))
     }
 
-    @Test("A step that throws at any position ends the chain there; later steps are never called",
-          arguments: [1, 2, 3])
+    @Test(
+        "A step that throws at any position ends the chain there; later steps are never called",
+        arguments: [1, 2, 3])
     func throwingStepAtEachPosition(position: Int) async throws {
         let later = Counter()
         let step: @Sendable (Int) -> Chain<API>.Step = { index in
@@ -126,15 +132,18 @@ struct ChainTests {
     func cancellationStopsAtCurrentStep() async throws {
         let (started, signal) = AsyncStream<String>.makeStream()
         let later = Counter()
-        let transport = StubTransport(behavior: .custom { request in
-            signal.yield(request.url.path)
-            if request.url.path.hasPrefix("/users") { try await Task.sleep(for: .seconds(3600)) }
-            let sample = request.target.sampleResponse
-            return Response(statusCode: sample.statusCode, data: sample.data, request: request)
-        })
+        let transport = StubTransport(
+            behavior: .custom { request in
+                signal.yield(request.url.path)
+                if request.url.path.hasPrefix("/users") { try await Task.sleep(for: .seconds(3600)) }
+                let sample = request.target.sampleResponse
+                return Response(statusCode: sample.statusCode, data: sample.data, request: request)
+            })
         let chain = Chain(Provider<API>(transport: transport), .register(name: "ada"))
             .then { .profile(id: try $0.decode(Account.self).id) }
-            .then { _ in later.increment(); return .avatar(id: "u-42") }
+            .then { _ in
+                later.increment(); return .avatar(id: "u-42")
+            }
         let task = Task { try await chain.run() }
         for await path in started where path == "/users/u-42" { break }
         task.cancel()

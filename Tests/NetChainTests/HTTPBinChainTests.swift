@@ -29,7 +29,9 @@ struct HTTPBinChainTests {
     @Test("Register then profile: the id from the first response is in the second request")
     func registerThenProfile() async throws {
         guard TestServers.url("NETKIT_HTTPBIN_URL") != nil else {
-            if TestServers.required { Issue.record("NETKIT_HTTPBIN_URL not set") } else {
+            if TestServers.required {
+                Issue.record("NETKIT_HTTPBIN_URL not set")
+            } else {
                 print("Skipping the live chain: NETKIT_HTTPBIN_URL is not set (run scripts/test).")
             }
             return

@@ -39,10 +39,13 @@ struct BadInputTests {
     @Test("a missing multipart file part is unreadableFile; nothing is sent")
     func missingMultipartFile() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("netcore-missing-\(UUID().uuidString).png")
-        let error = await failure(of: TestTarget(name: "avatar", method: .post, content: .multipart([
-            MultipartPart(name: "title", value: "x"),
-            MultipartPart(name: "image", fileURL: missing),
-        ])), on: provider)
+        let error = await failure(
+            of: TestTarget(
+                name: "avatar", method: .post,
+                content: .multipart([
+                    MultipartPart(name: "title", value: "x"),
+                    MultipartPart(name: "image", fileURL: missing),
+                ])), on: provider)
         guard case .unreadableFile(let target, let url, _)? = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
             return
@@ -60,9 +63,11 @@ struct BadInputTests {
         #expect(log.count == 0)
     }
 
-    @Test("a path with a malformed % escape is invalidURL naming the target; nothing is sent", arguments: [
-        "bad%zzpath", "trailing%", "short%4", "%g0",
-    ])
+    @Test(
+        "a path with a malformed % escape is invalidURL naming the target; nothing is sent",
+        arguments: [
+            "bad%zzpath", "trailing%", "short%4", "%g0",
+        ])
     func malformedPercentEscape(path: String) async throws {
         let error = await failure(of: TestTarget(name: "escape", path: path), on: provider)
         guard case .invalidURL(let target, let reason)? = error else {
@@ -75,9 +80,11 @@ struct BadInputTests {
         #expect(log.count == 0)
     }
 
-    @Test("a base URL that is not absolute http(s) is invalidURL; nothing is sent", arguments: [
-        "ftp://files.example.com", "file:///tmp", "mailto:someone@example.com", "/relative/only",
-    ])
+    @Test(
+        "a base URL that is not absolute http(s) is invalidURL; nothing is sent",
+        arguments: [
+            "ftp://files.example.com", "file:///tmp", "mailto:someone@example.com", "/relative/only",
+        ])
     func nonHTTPBaseURL(base: String) async throws {
         let error = await failure(of: TestTarget(name: "scheme", baseURL: URL(string: base)!), on: provider)
         guard case .invalidURL(let target, _)? = error else {
@@ -91,8 +98,9 @@ struct BadInputTests {
 
     @Test("a non-http configured base URL also fails, even when the target's is fine")
     func nonHTTPConfiguredBaseURL() async throws {
-        let provider = Provider<TestTarget>(transport: StubTransport.counting(log),
-                                            configuration: ProviderConfiguration(baseURL: URL(string: "ws://socket.example.com")))
+        let provider = Provider<TestTarget>(
+            transport: StubTransport.counting(log),
+            configuration: ProviderConfiguration(baseURL: URL(string: "ws://socket.example.com")))
         let error = await failure(of: TestTarget(), on: provider)
         #expect(error?.caseName == "invalidURL")
         #expect(log.count == 0)

@@ -67,8 +67,9 @@ struct ConfigurationTests {
         let log = TransportLog()
         var retry = RecordingPlugin("Retry", Recorder())
         retry.onSucceed = { _, _ in .retry(after: .zero) }
-        let provider = Provider<TestTarget>(transport: StubTransport.counting(log), plugins: [retry],
-                                            configuration: ProviderConfiguration(maxAttempts: -4))
+        let provider = Provider<TestTarget>(
+            transport: StubTransport.counting(log), plugins: [retry],
+            configuration: ProviderConfiguration(maxAttempts: -4))
         _ = try await provider.request(TestTarget())
         #expect(log.count == 1)
     }
@@ -88,8 +89,9 @@ struct ConfigurationTests {
         let configuration = ProviderConfiguration(parameterEncoding: ParameterEncoding(arrayStyle: .repeatedKeys, boolStyle: .numeric))
         let query = try await sentRequest(for: TestTarget(content: .query(["t": ["a", "b"], "on": true])), configuration: configuration)
         #expect(rawQuery(query.url) == "t=a&t=b&on=1")
-        let form = try await sentRequest(for: TestTarget(method: .post, content: .form(["t": ["a", "b"], "on": false])),
-                                         configuration: ProviderConfiguration(parameterEncoding: ParameterEncoding(arrayStyle: .indexed)))
+        let form = try await sentRequest(
+            for: TestTarget(method: .post, content: .form(["t": ["a", "b"], "on": false])),
+            configuration: ProviderConfiguration(parameterEncoding: ParameterEncoding(arrayStyle: .indexed)))
         #expect(bodyText(form) == "t%5B0%5D=a&t%5B1%5D=b&on=false")
     }
 }

@@ -7,8 +7,9 @@ struct ContentTypeValidationTests {
     func response(_ contentType: String?, status: Int = 200, accept: String? = nil, validation: Validation) async -> NetworkError? {
         var headers: HTTPHeaders = [:]
         if let contentType { headers["Content-Type"] = contentType }
-        var target = TestTarget(validation: validation,
-                                sampleResponse: SampleResponse(statusCode: status, headers: headers, data: Data("{}".utf8)))
+        var target = TestTarget(
+            validation: validation,
+            sampleResponse: SampleResponse(statusCode: status, headers: headers, data: Data("{}".utf8)))
         if let accept { target.headers["Accept"] = accept }
         do {
             _ = try await Provider<TestTarget>(transport: StubTransport()).request(target)

@@ -16,8 +16,9 @@ struct DeadlineTests {
     func longRetryAfterIsNotWaited() async {
         let log = TransportLog()
         let recorder = Recorder()
-        let provider = Provider<TestTarget>(transport: StubTransport.counting(log),
-                                            plugins: [Self.retrying(after: .seconds(3600), recorder)])
+        let provider = Provider<TestTarget>(
+            transport: StubTransport.counting(log),
+            plugins: [Self.retrying(after: .seconds(3600), recorder)])
         let clock = ContinuousClock()
         let start = clock.now
         let error = await failure(of: TestTarget(timeout: .seconds(2), sampleResponse: SampleResponse(statusCode: 503)), on: provider)
@@ -31,8 +32,9 @@ struct DeadlineTests {
         let log = TransportLog()
         let recorder = Recorder()
         let configuration = ProviderConfiguration(maxAttempts: 3, attemptTimeout: .seconds(5))
-        let provider = Provider<TestTarget>(transport: StubTransport.counting(log), plugins: [Self.retrying(after: .milliseconds(50), recorder)],
-                                            configuration: configuration)
+        let provider = Provider<TestTarget>(
+            transport: StubTransport.counting(log), plugins: [Self.retrying(after: .milliseconds(50), recorder)],
+            configuration: configuration)
         _ = await failure(of: TestTarget(timeout: .seconds(20), sampleResponse: SampleResponse(statusCode: 500)), on: provider)
         let timeouts = log.all.map(\.timeout)
         #expect(timeouts.count == 3)

@@ -9,10 +9,10 @@ struct DecodingTests {
     struct Envelope: Decodable { let args: Args }
 
     static let body = #"""
-    {"args": {"q": "swift", "page": "2"},
-     "data": {"user": {"name": "Ada", "age": 36, "admin": true}, "count": 3, "label": "x", "ratio": 0.25, "ok": false,
-              "list": [1, 2, 3]}}
-    """#
+        {"args": {"q": "swift", "page": "2"},
+         "data": {"user": {"name": "Ada", "age": 36, "admin": true}, "count": 3, "label": "x", "ratio": 0.25, "ok": false,
+                  "list": [1, 2, 3]}}
+        """#
 
     let provider = Provider<TestTarget>(transport: StubTransport())
     let target = TestTarget(name: "echo", sampleResponse: .json(Self.body))

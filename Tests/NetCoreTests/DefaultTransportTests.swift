@@ -8,9 +8,9 @@ struct DefaultTransportTests {
     func platformDefault() {
         let first = Provider<TestTarget>(), second = Provider<UsersAPI>()
         #if os(Linux)
-        #expect(first.transport is CurlTransport, "Linux defaults to the curl transport, got \(type(of: first.transport))")
+            #expect(first.transport is CurlTransport, "Linux defaults to the curl transport, got \(type(of: first.transport))")
         #else
-        #expect(first.transport is URLSessionTransport)
+            #expect(first.transport is URLSessionTransport)
         #endif
         let identities = [first.transport, second.transport, DefaultTransport.shared].map { ObjectIdentifier($0 as AnyObject) }
         #expect(Set(identities).count == 1, "providers share one default instance")

@@ -7,11 +7,13 @@ import Testing
 struct ErrorRedactionTests {
     @Test("unacceptableStatus hides userinfo, secret query values and echoed credentials")
     func unacceptableStatus() async {
-        let target = TestTarget(baseURL: URL(string: "https://ann:hunter2-pw@api.example.com")!, path: "items",
-                                content: .query(["token": "tok-123456", "page": 2]),
-                                headers: ["Authorization": "Bearer bearer-secret-9"],
-                                sampleResponse: SampleResponse(statusCode: 403, headers: ["Content-Type": "text/plain"],
-                                                               data: Data("denied for Bearer bearer-secret-9".utf8)))
+        let target = TestTarget(
+            baseURL: URL(string: "https://ann:hunter2-pw@api.example.com")!, path: "items",
+            content: .query(["token": "tok-123456", "page": 2]),
+            headers: ["Authorization": "Bearer bearer-secret-9"],
+            sampleResponse: SampleResponse(
+                statusCode: 403, headers: ["Content-Type": "text/plain"],
+                data: Data("denied for Bearer bearer-secret-9".utf8)))
         let error = await failure(of: target, on: Provider(transport: StubTransport()))
         let text = error?.description ?? ""
         #expect(text.contains("403"))

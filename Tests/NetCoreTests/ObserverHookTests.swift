@@ -9,10 +9,11 @@ struct ObserverHookTests {
     final class Observer: Plugin, Sendable {
         let seen = Locked<[String]>([])
         func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
-            let outcome = switch result {
-            case .success(let response): "\(response.statusCode)"
-            case .failure(let error): error.caseName
-            }
+            let outcome =
+                switch result {
+                case .success(let response): "\(response.statusCode)"
+                case .failure(let error): error.caseName
+                }
             seen.withLock { $0.append("\(request.attempt):\(outcome)") }
         }
     }
@@ -57,8 +58,9 @@ struct ObserverHookTests {
         let recorder = Recorder()
         var mapping = RecordingPlugin("map", recorder)
         mapping.onFailure = { _, _ in .fail(.pluginFailed(plugin: "map", reason: "mapped")) }
-        let error = await failure(of: TestTarget(sampleResponse: SampleResponse(statusCode: 500)),
-                                  on: Provider<TestTarget>(transport: StubTransport(), plugins: [mapping]))
+        let error = await failure(
+            of: TestTarget(sampleResponse: SampleResponse(statusCode: 500)),
+            on: Provider<TestTarget>(transport: StubTransport(), plugins: [mapping]))
         #expect(error?.caseName == "pluginFailed")
     }
 

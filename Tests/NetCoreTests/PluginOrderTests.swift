@@ -12,12 +12,13 @@ struct PluginOrderTests {
             plugins: [RecordingPlugin("A", recorder), RecordingPlugin("B", recorder), RecordingPlugin("C", recorder)]
         )
         _ = try await provider.request(TestTarget())
-        #expect(recorder.all == [
-            "A.prepare", "B.prepare", "C.prepare",
-            "A.willSend", "B.willSend", "C.willSend",
-            "A.succeed", "B.succeed", "C.succeed",
-            "A.process", "B.process", "C.process",
-        ])
+        #expect(
+            recorder.all == [
+                "A.prepare", "B.prepare", "C.prepare",
+                "A.willSend", "B.willSend", "C.willSend",
+                "A.succeed", "B.succeed", "C.succeed",
+                "A.process", "B.process", "C.process",
+            ])
     }
 
     @Test("a failure calls failure (not succeed) on every plugin, then process, in order")
@@ -29,10 +30,11 @@ struct PluginOrderTests {
         )
         let error = await failure(of: TestTarget(sampleResponse: SampleResponse(statusCode: 500)), on: provider)
         #expect(error?.statusCode == 500)
-        #expect(recorder.all == [
-            "A.prepare", "B.prepare", "A.willSend", "B.willSend",
-            "A.failure", "B.failure", "A.process", "B.process",
-        ])
+        #expect(
+            recorder.all == [
+                "A.prepare", "B.prepare", "A.willSend", "B.willSend",
+                "A.failure", "B.failure", "A.process", "B.process",
+            ])
     }
 
     @Test("each plugin's prepare sees the mutations of the plugins before it, and the transport sees all")

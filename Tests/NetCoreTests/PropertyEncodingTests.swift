@@ -22,7 +22,8 @@ struct PropertyEncodingTests {
     @Test("encoded parameters decode back to their flattened key paths and values, in order", arguments: styles)
     func encodedParametersDecodeBack(style: Style) async throws {
         let encoding = style.encoding
-        try await forAll("parameters round trip \(style.testDescription)", cases: Self.casesPerStyle, generate: Self.parameters, describe: describeParameters) { parameters in
+        try await forAll("parameters round trip \(style.testDescription)", cases: Self.casesPerStyle, generate: Self.parameters, describe: describeParameters) {
+            parameters in
             let encoded = encoding.encode(parameters)
             let expected = FormExpectation.pairs(parameters, encoding: encoding)
             guard let decoded = FormReader.pairs(encoded) else {
@@ -31,7 +32,8 @@ struct PropertyEncodingTests {
             // "" is both "no pairs" and one key-less, value-less pair: the format cannot tell.
             if encoded.isEmpty, expected.count == 1, expected[0].key.isEmpty, expected[0].value == .none { return nil }
             guard decoded.count == expected.count else {
-                return "expected \(expected.count) pairs, decoded \(decoded.count) from \(encoded)\nexpected: \(expected)\ndecoded: \(decoded.map { ($0.key, $0.value.map(visible)) })"
+                return
+                    "expected \(expected.count) pairs, decoded \(decoded.count) from \(encoded)\nexpected: \(expected)\ndecoded: \(decoded.map { ($0.key, $0.value.map(visible)) })"
             }
             for (index, (pair, want)) in zip(decoded, expected).enumerated() {
                 if let problem = want.mismatch(key: pair.key, value: pair.value) {
@@ -45,7 +47,8 @@ struct PropertyEncodingTests {
     @Test("encoded parameters contain only unreserved characters, %XX escapes, & and =", arguments: styles)
     func encodedParametersUseOnlySafeCharacters(style: Style) async throws {
         let encoding = style.encoding
-        try await forAll("parameters charset \(style.testDescription)", cases: Self.casesPerStyle, generate: Self.parameters, describe: describeParameters) { parameters in
+        try await forAll("parameters charset \(style.testDescription)", cases: Self.casesPerStyle, generate: Self.parameters, describe: describeParameters) {
+            parameters in
             let encoded = encoding.encode(parameters)
             return FormReader.unsafeCharacter(in: encoded, allowing: "&=").map { "\($0) in \(encoded)" }
         }
@@ -54,7 +57,8 @@ struct PropertyEncodingTests {
     @Test("the same parameters always encode to the same bytes", arguments: styles)
     func encodingIsDeterministic(style: Style) async throws {
         let encoding = style.encoding
-        try await forAll("parameters determinism \(style.testDescription)", cases: Self.casesPerStyle, generate: Self.parameters, describe: describeParameters) { parameters in
+        try await forAll("parameters determinism \(style.testDescription)", cases: Self.casesPerStyle, generate: Self.parameters, describe: describeParameters)
+        { parameters in
             let first = encoding.encode(parameters)
             let rebuilt = Parameters(parameters.elements.map { ($0.key, $0.value) })
             let again = encoding.encode(rebuilt)
@@ -88,29 +92,37 @@ struct PropertyEncodingTests {
 
     @Test("a malformed escape or non-UTF-8 bytes make percent-decoding fail")
     func malformedEscapesDoNotDecode() async throws {
-        try await forAll("percent malformed", generate: { random in
-            let encoded = PercentEncoding.encode(AwkwardText.string(&random, allowLong: false))
-            let bad = random.pick(["%", "%4", "%G1", "%1G", "%%", "% 1", "%-1", "%FF", "%C3%28", "%ED%A0%80"])
-            // An unfinished escape goes last, where no following text can complete it.
-            let cut = bad.count < 3 ? encoded.count : random.below(encoded.count + 1)
-            // Cut only between escapes so the inserted text is the only malformed part.
-            let prefix = String(encoded.prefix(cut))
-            let safePrefix = prefix.hasSuffix("%") ? String(prefix.dropLast())
-                : prefix.dropLast().hasSuffix("%") ? String(prefix.dropLast(2)) : prefix
-            return safePrefix + bad + encoded.dropFirst(safePrefix.count)
-        }, describe: visible) { text in
+        try await forAll(
+            "percent malformed",
+            generate: { random in
+                let encoded = PercentEncoding.encode(AwkwardText.string(&random, allowLong: false))
+                let bad = random.pick(["%", "%4", "%G1", "%1G", "%%", "% 1", "%-1", "%FF", "%C3%28", "%ED%A0%80"])
+                // An unfinished escape goes last, where no following text can complete it.
+                let cut = bad.count < 3 ? encoded.count : random.below(encoded.count + 1)
+                // Cut only between escapes so the inserted text is the only malformed part.
+                let prefix = String(encoded.prefix(cut))
+                let safePrefix =
+                    prefix.hasSuffix("%")
+                    ? String(prefix.dropLast())
+                    : prefix.dropLast().hasSuffix("%") ? String(prefix.dropLast(2)) : prefix
+                return safePrefix + bad + encoded.dropFirst(safePrefix.count)
+            }, describe: visible
+        ) { text in
             PercentEncoding.decode(text).map { "decoded to \(visible($0))" }
         }
     }
 
     @Test("query and form content reach the transport encoded exactly as ParameterEncoding writes them")
     func queryAndFormReachTheTransport() async throws {
-        try await forAll("provider query and form", cases: PropertySettings.cases / 2, generate: { random in
-            var used: [String] = []
-            let query = ParameterGenerator.parameters(&random, usedKeys: &used)
-            let form = ParameterGenerator.parameters(&random, usedKeys: &used)
-            return (query, form, random.pick(Self.encodings))
-        }, describe: { "query \(describeParameters($0.0))\nform \(describeParameters($0.1))\nencoding \($0.2)" }) { query, form, encoding in
+        try await forAll(
+            "provider query and form", cases: PropertySettings.cases / 2,
+            generate: { random in
+                var used: [String] = []
+                let query = ParameterGenerator.parameters(&random, usedKeys: &used)
+                let form = ParameterGenerator.parameters(&random, usedKeys: &used)
+                return (query, form, random.pick(Self.encodings))
+            }, describe: { "query \(describeParameters($0.0))\nform \(describeParameters($0.1))\nencoding \($0.2)" }
+        ) { query, form, encoding in
             let target = TestTarget(method: .post, content: .withQuery(.form(form), query))
             let request = try await sentRequest(for: target, configuration: ProviderConfiguration(parameterEncoding: encoding))
             let encodedQuery = encoding.encode(query)
@@ -159,7 +171,8 @@ enum FormReader {
         for piece in encoded.split(separator: "&", omittingEmptySubsequences: false) {
             if let equals = piece.firstIndex(of: "=") {
                 guard let key = PercentEncoding.decode(String(piece[..<equals])),
-                      let value = PercentEncoding.decode(String(piece[piece.index(after: equals)...])) else { return nil }
+                    let value = PercentEncoding.decode(String(piece[piece.index(after: equals)...]))
+                else { return nil }
                 result.append((key, value))
             } else {
                 guard let key = PercentEncoding.decode(String(piece)) else { return nil }
@@ -256,10 +269,11 @@ enum FormExpectation {
         case .int(let int): pairs.append(Pair(key: path, value: .text("\(int)")))
         case .double(let double): pairs.append(Pair(key: path, value: .number(double)))
         case .bool(let bool):
-            let text = switch encoding.boolStyle {
-            case .literal: bool ? "true" : "false"
-            case .numeric: bool ? "1" : "0"
-            }
+            let text =
+                switch encoding.boolStyle {
+                case .literal: bool ? "true" : "false"
+                case .numeric: bool ? "1" : "0"
+                }
             pairs.append(Pair(key: path, value: .text(text)))
         case .null: pairs.append(Pair(key: path, value: .none))
         case .dictionary(let nested):
@@ -267,11 +281,12 @@ enum FormExpectation {
         case .array(let items):
             var index = 0
             for item in items {
-                let itemPath = switch encoding.arrayStyle {
-                case .brackets: path + "[]"
-                case .repeatedKeys: path
-                case .indexed: path + "[" + String(index) + "]"
-                }
+                let itemPath =
+                    switch encoding.arrayStyle {
+                    case .brackets: path + "[]"
+                    case .repeatedKeys: path
+                    case .indexed: path + "[" + String(index) + "]"
+                    }
                 flatten(path: itemPath, item, encoding, into: &pairs)
                 index += 1
             }

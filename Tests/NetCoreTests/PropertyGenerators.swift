@@ -47,7 +47,7 @@ enum PropertySettings {
 
     /// The seed of case `index` of the property named `property`: each case can be replayed alone.
     static func caseSeed(_ property: String, _ index: Int) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 // FNV-1a, so properties do not share inputs.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a, so properties do not share inputs.
         for byte in property.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return (seed ^ hash) &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
     }
@@ -122,7 +122,7 @@ enum AwkwardText {
             if word & 0xF == 0 {
                 bytes += tricky[Int(word >> 4) % tricky.count]
             } else {
-                withUnsafeBytes(of: word) { bytes += $0 } // eight random bytes at once
+                withUnsafeBytes(of: word) { bytes += $0 }  // eight random bytes at once
             }
         }
         return Data(bytes.prefix(count))
@@ -139,7 +139,7 @@ enum ParameterGenerator {
         for _ in 0..<count {
             let key: String
             if !usedKeys.isEmpty, random.chance(15) {
-                key = random.pick(usedKeys) // keys may repeat
+                key = random.pick(usedKeys)  // keys may repeat
             } else if random.chance(8) {
                 key = ""
             } else {
@@ -173,8 +173,8 @@ enum ParameterGenerator {
         switch random.below(8) {
         case 0: return random.pick([0.0, -0.0, 1.0, -1.0, 1e15, -1e15, 1e15 - 1, 999_999_999_999_999.0, 1e16, 0.1, 1e-300, .leastNonzeroMagnitude])
         case 1: return random.pick([.nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNormalMagnitude, .ulpOfOne])
-        case 2: return Double(random.below(2_000_001) - 1_000_000) // integral
-        case 3: return Double(bitPattern: random.next()) // anything, NaN payloads included
+        case 2: return Double(random.below(2_000_001) - 1_000_000)  // integral
+        case 3: return Double(bitPattern: random.next())  // anything, NaN payloads included
         default: return Double.random(in: -1e6...1e6, using: &random)
         }
     }

@@ -8,9 +8,12 @@ import Testing
 struct PropertyMultipartTests {
     @Test("a streamed multipart body parses back to its parts, and its length is announced exactly")
     func multipartBodyParsesBack() async throws {
-        try await forAll("multipart round trip", cases: PropertySettings.cases / 2, generate: { random in
-            (specs: PartSpec.list(&random), bufferSize: random.chance(20) ? 1 + random.below(64) : 64 + random.below(100_000))
-        }, describe: { "buffer \($0.bufferSize) bytes, parts:\n" + PartSpec.describe($0.specs) }) { specs, bufferSize in
+        try await forAll(
+            "multipart round trip", cases: PropertySettings.cases / 2,
+            generate: { random in
+                (specs: PartSpec.list(&random), bufferSize: random.chance(20) ? 1 + random.below(64) : 64 + random.below(100_000))
+            }, describe: { "buffer \($0.bufferSize) bytes, parts:\n" + PartSpec.describe($0.specs) }
+        ) { specs, bufferSize in
             let directory = try TemporaryDirectory()
             var parts: [MultipartPart] = []
             for (index, spec) in specs.enumerated() { parts.append(try spec.part(in: directory, index: index)) }
@@ -39,13 +42,18 @@ struct PropertyMultipartTests {
 
     @Test("a quote or line break followed by a combining mark in a name or file name is still escaped")
     func quoteOrLineBreakBeforeCombiningMarkIsEscaped() async throws {
-        try await forAll("multipart escape before combining mark", cases: 50, generate: { (random: inout SplitMix64) -> (text: String, inFileName: Bool) in
-            let special = random.pick(["\"", "\r", "\n"])
-            let mark = random.pick(["\u{301}", "\u{308}", "\u{FE0F}", "\u{1F3FD}", "\u{20E3}"])
-            let text = random.pick(["a", "name", ""]) + special + mark + random.pick(["", "b", "; filename=\"x.sh"])
-            return (text: text, inFileName: random.chance(50))
-        }, describe: { "\(visible($0.text)) as \($0.inFileName ? "file name" : "name")" }) { text, inFileName in
-            let part = inFileName ? MultipartPart(name: "field", data: Data("1".utf8), fileName: text)
+        try await forAll(
+            "multipart escape before combining mark", cases: 50,
+            generate: { (random: inout SplitMix64) -> (text: String, inFileName: Bool) in
+                let special = random.pick(["\"", "\r", "\n"])
+                let mark = random.pick(["\u{301}", "\u{308}", "\u{FE0F}", "\u{1F3FD}", "\u{20E3}"])
+                let text = random.pick(["a", "name", ""]) + special + mark + random.pick(["", "b", "; filename=\"x.sh"])
+                return (text: text, inFileName: random.chance(50))
+            }, describe: { "\(visible($0.text)) as \($0.inFileName ? "file name" : "name")" }
+        ) { text, inFileName in
+            let part =
+                inFileName
+                ? MultipartPart(name: "field", data: Data("1".utf8), fileName: text)
                 : MultipartPart(name: text, data: Data("1".utf8))
             let request = try await sentRequest(for: TestTarget(method: .post, content: .multipart([part])))
             let boundary = try #require(MultipartReader.boundary(in: request.headers["Content-Type"] ?? ""))
@@ -64,16 +72,20 @@ struct PropertyMultipartTests {
 
     @Test("a part's content type cannot add header lines to the part")
     func contentTypeCannotInjectHeaders() async throws {
-        try await forAll("multipart content type injection", cases: 20, generate: { random in
-            let injected = random.pick(["\r\n", "\n", "\r"]) + "X-Injected: " + AwkwardText.string(&random, pieces: AwkwardText.unreserved, allowLong: false)
-            return "text/plain" + injected
-        }, describe: visible) { mimeType in
+        try await forAll(
+            "multipart content type injection", cases: 20,
+            generate: { random in
+                let injected =
+                    random.pick(["\r\n", "\n", "\r"]) + "X-Injected: " + AwkwardText.string(&random, pieces: AwkwardText.unreserved, allowLong: false)
+                return "text/plain" + injected
+            }, describe: visible
+        ) { mimeType in
             let parts = [MultipartPart(name: "field", data: Data("value".utf8), mimeType: mimeType)]
             let request: Request
             do {
                 request = try await sentRequest(for: TestTarget(method: .post, content: .multipart(parts)))
             } catch {
-                return nil // refusing such a content type is fine too
+                return nil  // refusing such a content type is fine too
             }
             // Escaping the line break or refusing the part would both be fine; a raw one is not.
             let body = try readBody(request.body, bufferSize: 4096)
@@ -99,8 +111,10 @@ struct PartSpec {
     var fileName: String?
     var mimeType: String?
 
-    static let mimeTypes = ["text/plain", "application/json; charset=utf-8", "image/png", "application/octet-stream",
-                            "text/plain; charset=\"utf-8\"", "application/vnd.netkit+json"]
+    static let mimeTypes = [
+        "text/plain", "application/json; charset=utf-8", "image/png", "application/octet-stream",
+        "text/plain; charset=\"utf-8\"", "application/vnd.netkit+json",
+    ]
     /// Extensions with the content type NetCore documents guessing for them.
     static let extensions: [(ext: String, mimeType: String)] = [
         ("txt", "text/plain"), ("json", "application/json"), ("PNG", "image/png"), ("jpeg", "image/jpeg"),
@@ -130,8 +144,9 @@ struct PartSpec {
             }
             let ext = random.pick(extensions).ext
             let diskName = "f" + stem + (ext.isEmpty ? "" : "." + ext)
-            return PartSpec(name: name, kind: .file(contents: AwkwardText.bytes(&random, maxCount: 80_000), diskName: diskName),
-                            fileName: fileName, mimeType: mimeType)
+            return PartSpec(
+                name: name, kind: .file(contents: AwkwardText.bytes(&random, maxCount: 80_000), diskName: diskName),
+                fileName: fileName, mimeType: mimeType)
         }
     }
 
@@ -202,11 +217,12 @@ struct PartSpec {
 
     static func describe(_ specs: [PartSpec]) -> String {
         specs.map { spec in
-            let kind = switch spec.kind {
-            case .data(let data): "data(\(data.count) bytes)"
-            case .text(let text): "text(\(visible(text)))"
-            case .file(let contents, let diskName): "file(\(visible(diskName)), \(contents.count) bytes)"
-            }
+            let kind =
+                switch spec.kind {
+                case .data(let data): "data(\(data.count) bytes)"
+                case .text(let text): "text(\(visible(text)))"
+                case .file(let contents, let diskName): "file(\(visible(diskName)), \(contents.count) bytes)"
+                }
             return "\(visible(spec.name)) \(kind) fileName: \(spec.fileName.map(visible) ?? "nil") mimeType: \(spec.mimeType ?? "nil")"
         }.joined(separator: "\n")
     }
@@ -243,7 +259,7 @@ enum MultipartReader {
 
     /// The parts of `body`: `--boundary CRLF part (CRLF --boundary CRLF part)* CRLF --boundary-- CRLF`.
     static func parts(of body: Data, boundary: String) throws(ParseError) -> [Part] {
-        let bytes = [UInt8]("\r\n".utf8) + [UInt8](body) // so every delimiter starts with CRLF
+        let bytes = [UInt8]("\r\n".utf8) + [UInt8](body)  // so every delimiter starts with CRLF
         let delimiter = [UInt8]("\r\n--\(boundary)".utf8)
         guard let first = find(delimiter, in: bytes, from: 0), first == 0 else {
             throw ParseError(description: "the body does not start with --boundary")
@@ -303,7 +319,7 @@ enum MultipartReader {
         }
         part.dispositionType = read { $0 != ";" }.trimmingCharacters(in: .whitespaces)
         while index < scalars.count {
-            index += 1 // ";"
+            index += 1  // ";"
             _ = read { $0 == " " }
             let key = read { $0 != "=" }.lowercased()
             guard index < scalars.count, scalars[index] == "=" else { throw ParseError(description: "parameter without =") }

@@ -15,9 +15,12 @@ struct PropertyURLPathTests {
 
     @Test("any path without % builds a valid URL whose path decodes back to it")
     func pathsWithoutPercentBuild() async throws {
-        try await forAll("url path", generate: { random in
-            (path: AwkwardText.string(&random, pieces: AwkwardText.withoutPercent), base: random.pick(Self.bases))
-        }, describe: { "path \(visible($0.path)) base \($0.base.base)" }) { path, base in
+        try await forAll(
+            "url path",
+            generate: { random in
+                (path: AwkwardText.string(&random, pieces: AwkwardText.withoutPercent), base: random.pick(Self.bases))
+            }, describe: { "path \(visible($0.path)) base \($0.base.base)" }
+        ) { path, base in
             let log = TransportLog()
             let target = TestTarget(baseURL: URL(string: base.base)!, path: path)
             let provider = Provider<TestTarget>(transport: StubTransport.counting(log))
@@ -34,13 +37,16 @@ struct PropertyURLPathTests {
     @Test("valid %XX escapes in a path are sent as written, never encoded twice")
     func validEscapesAreKept() async throws {
         let escapes = ["%2F", "%20", "%25", "%e2%82%ac", "%3F", "%23", "%FF", "%00", "%41"]
-        try await forAll("url path escapes", cases: PropertySettings.cases / 2, generate: { random in
-            var path = ""
-            for _ in 0..<random.below(10) {
-                path += random.chance(30) ? random.pick(escapes) : random.pick(AwkwardText.withoutPercent)
-            }
-            return path
-        }, describe: visible) { path in
+        try await forAll(
+            "url path escapes", cases: PropertySettings.cases / 2,
+            generate: { random in
+                var path = ""
+                for _ in 0..<random.below(10) {
+                    path += random.chance(30) ? random.pick(escapes) : random.pick(AwkwardText.withoutPercent)
+                }
+                return path
+            }, describe: visible
+        ) { path in
             let log = TransportLog()
             let provider = Provider<TestTarget>(transport: StubTransport.counting(log))
             do {
@@ -56,13 +62,16 @@ struct PropertyURLPathTests {
 
     @Test("a path with a malformed % escape fails with invalidURL before anything is sent")
     func malformedEscapesFail() async throws {
-        try await forAll("url path malformed", cases: PropertySettings.cases / 2, generate: { random in
-            let characters = Array(AwkwardText.string(&random, pieces: AwkwardText.withoutPercent, allowLong: false))
-            let bad = random.pick(["%", "%4", "%G1", "%1G", "%%", "% 1", "%-1", "%é", "%\u{0}0", "%+1"])
-            // An unfinished escape goes last, where no following text can complete it.
-            let cut = bad.count < 3 ? characters.count : random.below(characters.count + 1)
-            return String(characters[..<cut]) + bad + String(characters[cut...])
-        }, describe: visible) { path in
+        try await forAll(
+            "url path malformed", cases: PropertySettings.cases / 2,
+            generate: { random in
+                let characters = Array(AwkwardText.string(&random, pieces: AwkwardText.withoutPercent, allowLong: false))
+                let bad = random.pick(["%", "%4", "%G1", "%1G", "%%", "% 1", "%-1", "%é", "%\u{0}0", "%+1"])
+                // An unfinished escape goes last, where no following text can complete it.
+                let cut = bad.count < 3 ? characters.count : random.below(characters.count + 1)
+                return String(characters[..<cut]) + bad + String(characters[cut...])
+            }, describe: visible
+        ) { path in
             let log = TransportLog()
             let provider = Provider<TestTarget>(transport: StubTransport.counting(log))
             do throws(NetworkError) {

@@ -87,11 +87,13 @@ struct ProviderAPITests {
     @Test("cancelAll() cancels every in-flight request of the provider")
     func cancelAllCancelsInFlight() async throws {
         let entered = AsyncStream<Void>.makeStream()
-        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .custom { request in
-            entered.continuation.yield()
-            try await Task.sleep(for: .seconds(10))
-            return Response(statusCode: 200, request: request)
-        }))
+        let provider = Provider<TestTarget>(
+            transport: StubTransport(
+                behavior: .custom { request in
+                    entered.continuation.yield()
+                    try await Task.sleep(for: .seconds(10))
+                    return Response(statusCode: 200, request: request)
+                }))
         let first = Task { try await provider.request(TestTarget(name: "one")) }
         let completions = Completions()
         provider.send(TestTarget(name: "two")) { completions.handler($0) }
@@ -120,11 +122,13 @@ struct ProviderAPITests {
         let release = Signal()
         let entered = Signal()
         do {
-            let provider = Provider<TestTarget>(transport: StubTransport(behavior: .custom { request in
-                entered.fire()
-                await release.wait()
-                return Response(statusCode: 200, data: Data("late".utf8), request: request, source: .stub)
-            }))
+            let provider = Provider<TestTarget>(
+                transport: StubTransport(
+                    behavior: .custom { request in
+                        entered.fire()
+                        await release.wait()
+                        return Response(statusCode: 200, data: Data("late".utf8), request: request, source: .stub)
+                    }))
             provider.send(TestTarget()) { completions.handler($0) }
             await entered.wait()
         }
@@ -163,10 +167,11 @@ struct ProviderAPITests {
         let directory = try TemporaryDirectory()
         let destination = directory.url.appendingPathComponent("out/file.bin")
         let provider = Provider<TestTarget>(transport: StubTransport())
-        let transfer = provider.transfer(TestTarget(
-            content: .download(to: destination, resumable: false),
-            sampleResponse: SampleResponse(data: Data(repeating: 7, count: 1024))
-        ))
+        let transfer = provider.transfer(
+            TestTarget(
+                content: .download(to: destination, resumable: false),
+                sampleResponse: SampleResponse(data: Data(repeating: 7, count: 1024))
+            ))
         var progress: [TransferProgress] = []
         for await event in transfer.events {
             if case .progress(let value) = event { progress.append(value) }

@@ -33,8 +33,9 @@ struct RequestContentTests {
     func queryPercentEncoding() async throws {
         let parameters: Parameters = ["q": "a b&c=d/e?f#g+h%", "name": "Zoë 🚀", "safe": "AZaz09-._~"]
         let request = try await sentRequest(for: TestTarget(content: .query(parameters)))
-        #expect(rawQuery(request.url)
-            == "q=a%20b%26c%3Dd%2Fe%3Ff%23g%2Bh%25&name=Zo%C3%AB%20%F0%9F%9A%80&safe=AZaz09-._~")
+        #expect(
+            rawQuery(request.url)
+                == "q=a%20b%26c%3Dd%2Fe%3Ff%23g%2Bh%25&name=Zo%C3%AB%20%F0%9F%9A%80&safe=AZaz09-._~")
     }
 
     @Test(".query encoding is deterministic: the same parameters give the same bytes")
@@ -68,18 +69,20 @@ struct RequestContentTests {
 
     @Test("a target's Content-Type header wins over the one the content implies")
     func targetContentTypeWins() async throws {
-        let request = try await sentRequest(for: TestTarget(
-            method: .post, content: .json(["a": 1]), headers: ["content-type": "application/vnd.api+json"]
-        ))
+        let request = try await sentRequest(
+            for: TestTarget(
+                method: .post, content: .json(["a": 1]), headers: ["content-type": "application/vnd.api+json"]
+            ))
         #expect(request.headers["Content-Type"] == "application/vnd.api+json")
         #expect(request.headers.count == 1)
     }
 
     @Test(".form writes url-encoded body bytes and its content type")
     func formBody() async throws {
-        let request = try await sentRequest(for: TestTarget(
-            method: .post, content: .form(["name": "Ada Lovelace", "langs": ["swift", "c"], "admin": false, "note": "a&b=c"])
-        ))
+        let request = try await sentRequest(
+            for: TestTarget(
+                method: .post, content: .form(["name": "Ada Lovelace", "langs": ["swift", "c"], "admin": false, "note": "a&b=c"])
+            ))
         #expect(bodyText(request) == "name=Ada%20Lovelace&langs%5B%5D=swift&langs%5B%5D=c&admin=false&note=a%26b%3Dc")
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(rawQuery(request.url) == nil, ".form puts nothing in the URL")
@@ -99,10 +102,13 @@ struct RequestContentTests {
     @Test(".multipart with data parts has a boundary in Content-Type and the exact RFC 7578 layout")
     func multipartDataParts() async throws {
         let image = Data([0x89, 0x50, 0x4E, 0x47])
-        let request = try await sentRequest(for: TestTarget(method: .post, content: .multipart([
-            MultipartPart(name: "title", value: "Hello \"world\""),
-            MultipartPart(name: "avatar", data: image, fileName: "a.png", mimeType: "image/png"),
-        ])))
+        let request = try await sentRequest(
+            for: TestTarget(
+                method: .post,
+                content: .multipart([
+                    MultipartPart(name: "title", value: "Hello \"world\""),
+                    MultipartPart(name: "avatar", data: image, fileName: "a.png", mimeType: "image/png"),
+                ])))
         guard case .multipart(let body) = request.body else {
             Issue.record("expected a multipart body, got \(request.body)")
             return
@@ -126,10 +132,13 @@ struct RequestContentTests {
         let directory = try TemporaryDirectory()
         let contents = Data((0..<1000).map { UInt8($0 % 251) })
         let file = try directory.file("report.csv", contents: contents)
-        let request = try await sentRequest(for: TestTarget(method: .post, content: .multipart([
-            MultipartPart(name: "kind", value: "csv"),
-            MultipartPart(name: "upload", fileURL: file),
-        ])))
+        let request = try await sentRequest(
+            for: TestTarget(
+                method: .post,
+                content: .multipart([
+                    MultipartPart(name: "kind", value: "csv"),
+                    MultipartPart(name: "upload", fileURL: file),
+                ])))
         guard case .multipart(let body) = request.body else {
             Issue.record("expected a multipart body, got \(request.body)")
             return
@@ -177,10 +186,12 @@ struct RequestContentTests {
         let destination = directory.url.appendingPathComponent("a/b/c/file.bin")
         let payload = Data("downloaded bytes".utf8)
         let log = TransportLog()
-        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .custom { request in
-            log.append(request)
-            return Response(statusCode: 200, data: payload, request: request, source: .stub)
-        }))
+        let provider = Provider<TestTarget>(
+            transport: StubTransport(
+                behavior: .custom { request in
+                    log.append(request)
+                    return Response(statusCode: 200, data: payload, request: request, source: .stub)
+                }))
         // Custom stubs leave storing to the stub too: the same path users get.
         let response = try await provider.request(TestTarget(content: .download(to: destination, resumable: true)))
 
@@ -240,16 +251,18 @@ struct RequestContentTests {
 
     // MARK: URL
 
-    @Test("paths are joined to the base URL with one slash and unsafe characters percent-encoded", arguments: [
-        ("https://api.example.com", "items", "https://api.example.com/items"),
-        ("https://api.example.com/", "/items", "https://api.example.com/items"),
-        ("https://api.example.com/v1/", "users/7", "https://api.example.com/v1/users/7"),
-        ("https://api.example.com/v1", "/users/7", "https://api.example.com/v1/users/7"),
-        ("https://api.example.com/v1", "", "https://api.example.com/v1"),
-        ("https://api.example.com", "files/my file é.txt", "https://api.example.com/files/my%20file%20%C3%A9.txt"),
-        ("https://api.example.com", "a%20b/c:d@e", "https://api.example.com/a%20b/c:d@e"),
-        ("https://api.example.com", "what?no#frag", "https://api.example.com/what%3Fno%23frag"),
-    ])
+    @Test(
+        "paths are joined to the base URL with one slash and unsafe characters percent-encoded",
+        arguments: [
+            ("https://api.example.com", "items", "https://api.example.com/items"),
+            ("https://api.example.com/", "/items", "https://api.example.com/items"),
+            ("https://api.example.com/v1/", "users/7", "https://api.example.com/v1/users/7"),
+            ("https://api.example.com/v1", "/users/7", "https://api.example.com/v1/users/7"),
+            ("https://api.example.com/v1", "", "https://api.example.com/v1"),
+            ("https://api.example.com", "files/my file é.txt", "https://api.example.com/files/my%20file%20%C3%A9.txt"),
+            ("https://api.example.com", "a%20b/c:d@e", "https://api.example.com/a%20b/c:d@e"),
+            ("https://api.example.com", "what?no#frag", "https://api.example.com/what%3Fno%23frag"),
+        ])
     func pathJoining(base: String, path: String, expected: String) async throws {
         let request = try await sentRequest(for: TestTarget(baseURL: URL(string: base)!, path: path))
         #expect(request.url.absoluteString == expected)
@@ -257,26 +270,31 @@ struct RequestContentTests {
 
     @Test("a base URL that carries a query keeps the path before the query")
     func baseURLWithQuery() async throws {
-        let request = try await sentRequest(for: TestTarget(
-            baseURL: URL(string: "https://api.example.com/v1?key=1")!, path: "items", content: .query(["q": "x"])
-        ))
+        let request = try await sentRequest(
+            for: TestTarget(
+                baseURL: URL(string: "https://api.example.com/v1?key=1")!, path: "items", content: .query(["q": "x"])
+            ))
         // RequestBuilder already joins a base query with "&", so base queries are meant to work.
         #expect(request.url.absoluteString == "https://api.example.com/v1/items?key=1&q=x")
     }
 
     @Test("a base URL's query is joined to the content's query with &")
     func baseURLQueryWithoutPath() async throws {
-        let request = try await sentRequest(for: TestTarget(
-            baseURL: URL(string: "https://api.example.com/v1?key=1")!, path: "", content: .query(["q": "x"])
-        ))
+        let request = try await sentRequest(
+            for: TestTarget(
+                baseURL: URL(string: "https://api.example.com/v1?key=1")!, path: "", content: .query(["q": "x"])
+            ))
         #expect(request.url.absoluteString == "https://api.example.com/v1?key=1&q=x")
     }
 
     @Test("multipart field and file names escape quotes and line breaks")
     func multipartNameEscaping() async throws {
-        let request = try await sentRequest(for: TestTarget(method: .post, content: .multipart([
-            MultipartPart(name: "a\"b", data: Data("1".utf8), fileName: "x\r\ny.txt"),
-        ])))
+        let request = try await sentRequest(
+            for: TestTarget(
+                method: .post,
+                content: .multipart([
+                    MultipartPart(name: "a\"b", data: Data("1".utf8), fileName: "x\r\ny.txt")
+                ])))
         let text = try #require(bodyText(request))
         #expect(text.contains("Content-Disposition: form-data; name=\"a%22b\"; filename=\"x%0D%0Ay.txt\"\r\n"))
     }

@@ -37,10 +37,11 @@ struct ServerSentEventParserTests {
     func fieldWithoutColon() throws {
         #expect(try events("data\n\n") == [ServerSentEvent(data: "")])
         #expect(try events("event: a\nevent\ndata: x\n\n") == [ServerSentEvent(data: "x")])
-        #expect(try events("id: 1\ndata: a\n\nid\ndata: b\n\n") == [
-            ServerSentEvent(data: "a", id: "1"),
-            ServerSentEvent(data: "b"),
-        ])
+        #expect(
+            try events("id: 1\ndata: a\n\nid\ndata: b\n\n") == [
+                ServerSentEvent(data: "a", id: "1"),
+                ServerSentEvent(data: "b"),
+            ])
     }
 
     @Test("comment lines are ignored, also between the fields of an event")
@@ -52,11 +53,12 @@ struct ServerSentEventParserTests {
 
     @Test("event sets the type of one event; an empty one means message")
     func eventType() throws {
-        #expect(try events("event: update\ndata: 1\n\ndata: 2\n\nevent:\ndata: 3\n\n") == [
-            ServerSentEvent(event: "update", data: "1"),
-            ServerSentEvent(data: "2"),
-            ServerSentEvent(data: "3"),
-        ])
+        #expect(
+            try events("event: update\ndata: 1\n\ndata: 2\n\nevent:\ndata: 3\n\n") == [
+                ServerSentEvent(event: "update", data: "1"),
+                ServerSentEvent(data: "2"),
+                ServerSentEvent(data: "3"),
+            ])
     }
 
     @Test("a blank line without data dispatches nothing and clears the event type")
@@ -81,12 +83,13 @@ struct ServerSentEventParserTests {
         let stream = "id: 1\ndata: a\n\ndata: b\n\nid: 2\0x\ndata: c\n\nid:\ndata: d\n\nid: 3\n\n"
         var parser = ServerSentEventParser()
         let result = try feedAll(stream, into: &parser)
-        #expect(result == [
-            ServerSentEvent(data: "a", id: "1"),
-            ServerSentEvent(data: "b", id: "1"),
-            ServerSentEvent(data: "c", id: "1"),
-            ServerSentEvent(data: "d"),
-        ])
+        #expect(
+            result == [
+                ServerSentEvent(data: "a", id: "1"),
+                ServerSentEvent(data: "b", id: "1"),
+                ServerSentEvent(data: "c", id: "1"),
+                ServerSentEvent(data: "d"),
+            ])
         #expect(parser.lastEventID == "3")
         #expect(try events(stream) == result)
     }
@@ -103,22 +106,26 @@ struct ServerSentEventParserTests {
     func retry() throws {
         var parser = ServerSentEventParser()
         let result = try feedAll("retry: 1500\ndata: a\n\ndata: b\n\nretry: 250\n\ndata: c\n\n", into: &parser)
-        #expect(result == [
-            ServerSentEvent(data: "a", retry: .milliseconds(1500)),
-            ServerSentEvent(data: "b"),
-            ServerSentEvent(data: "c", retry: .milliseconds(250)),
-        ])
+        #expect(
+            result == [
+                ServerSentEvent(data: "a", retry: .milliseconds(1500)),
+                ServerSentEvent(data: "b"),
+                ServerSentEvent(data: "c", retry: .milliseconds(250)),
+            ])
         #expect(parser.reconnectionTime == .milliseconds(250))
         #expect(try events("retry:0\ndata: z\n\n") == [ServerSentEvent(data: "z", retry: .zero)])
-        #expect(try events("retry: 9223372036854775807\ndata: z\n\n") == [
-            ServerSentEvent(data: "z", retry: .milliseconds(Int.max)),
-        ])
+        #expect(
+            try events("retry: 9223372036854775807\ndata: z\n\n") == [
+                ServerSentEvent(data: "z", retry: .milliseconds(Int.max))
+            ])
     }
 
-    @Test("retry values that are not all ASCII digits are ignored", arguments: [
-        "retry\n", "retry:\n", "retry: 1.5\n", "retry: -1\n", "retry: +1\n", "retry: 10ms\n",
-        "retry:  100\n", "retry: 100 \n", "retry: ١٢\n", "retry: 99999999999999999999999\n",
-    ])
+    @Test(
+        "retry values that are not all ASCII digits are ignored",
+        arguments: [
+            "retry\n", "retry:\n", "retry: 1.5\n", "retry: -1\n", "retry: +1\n", "retry: 10ms\n",
+            "retry:  100\n", "retry: 100 \n", "retry: ١٢\n", "retry: 99999999999999999999999\n",
+        ])
     func invalidRetry(_ line: String) throws {
         var parser = ServerSentEventParser()
         #expect(try feedAll(line + "data: x\n\n", into: &parser) == [ServerSentEvent(data: "x")])
@@ -150,9 +157,10 @@ struct ServerSentEventParserTests {
 
     @Test("CR CR and LF CR are two line endings")
     func twoEndings() throws {
-        #expect(try events("data: a\r\rdata: b\n\rdata: c\r\n\r\n") == [
-            ServerSentEvent(data: "a"), ServerSentEvent(data: "b"), ServerSentEvent(data: "c"),
-        ])
+        #expect(
+            try events("data: a\r\rdata: b\n\rdata: c\r\n\r\n") == [
+                ServerSentEvent(data: "a"), ServerSentEvent(data: "b"), ServerSentEvent(data: "c"),
+            ])
     }
 
     @Test("one leading byte order mark is stripped, once, and only at the start of the stream")
@@ -166,10 +174,12 @@ struct ServerSentEventParserTests {
 
     @Test("UTF-8 is decoded across chunk boundaries; invalid bytes become U+FFFD")
     func utf8() throws {
-        #expect(try events("event: caf\u{E9}\ndata: 😀 \u{4E2D}\n\n") == [
-            ServerSentEvent(event: "caf\u{E9}", data: "😀 \u{4E2D}"),
-        ])
-        let invalid: [UInt8] = Array("data: a".utf8) + [0xFF, 0xF0, 0x9F] + Array("\nid: \u{E9}".utf8) + [0xC3]
+        #expect(
+            try events("event: caf\u{E9}\ndata: 😀 \u{4E2D}\n\n") == [
+                ServerSentEvent(event: "caf\u{E9}", data: "😀 \u{4E2D}")
+            ])
+        let invalid: [UInt8] =
+            Array("data: a".utf8) + [0xFF, 0xF0, 0x9F] + Array("\nid: \u{E9}".utf8) + [0xC3]
             + Array("\n\n".utf8)
         #expect(try events(invalid) == [ServerSentEvent(data: "a\u{FFFD}\u{FFFD}", id: "\u{E9}\u{FFFD}")])
     }

@@ -57,9 +57,11 @@ struct StubTransportTests {
 
     @Test(".custom answers with the closure's response and sees the built request")
     func custom() async throws {
-        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .custom { request in
-            Response(statusCode: 200, data: Data("\(request.method) \(request.url.path)".utf8), request: request, source: .stub)
-        }))
+        let provider = Provider<TestTarget>(
+            transport: StubTransport(
+                behavior: .custom { request in
+                    Response(statusCode: 200, data: Data("\(request.method) \(request.url.path)".utf8), request: request, source: .stub)
+                }))
         let response = try await provider.request(TestTarget(path: "things/9", method: .patch))
         #expect(response.string() == "PATCH /things/9")
     }
@@ -78,8 +80,9 @@ struct StubTransportTests {
         #expect(reason.contains("Boom"))
     }
 
-    @Test("SampleResponse.failure makes the stub fail with that error, through the failure hooks",
-          arguments: [NetworkError.connectionLost(reason: "reset by peer"), .timedOut, .dnsFailure(host: "api.example.com")])
+    @Test(
+        "SampleResponse.failure makes the stub fail with that error, through the failure hooks",
+        arguments: [NetworkError.connectionLost(reason: "reset by peer"), .timedOut, .dnsFailure(host: "api.example.com")])
     func sampleFailure(error expected: NetworkError) async throws {
         let recorder = Recorder()
         let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [RecordingPlugin("P", recorder)])
@@ -114,10 +117,11 @@ struct StubTransportTests {
             return .proceed
         }
         let log = TransportLog()
-        let plain = StubTransport(behavior: .custom { request in
-            log.append(request)
-            return Response(statusCode: 200, request: request)
-        }, capabilities: [])
+        let plain = StubTransport(
+            behavior: .custom { request in
+                log.append(request)
+                return Response(statusCode: 200, request: request)
+            }, capabilities: [])
         let provider = Provider<TestTarget>(transport: plain, plugins: [pinning])
         let error = await failure(of: TestTarget(), on: provider)
         #expect(error?.caseName == "tlsPolicyUnsupported")

@@ -25,7 +25,11 @@ struct TestTarget: TargetType, CustomStringConvertible {
 enum UsersAPI: TargetType {
     case user(String)
     var baseURL: URL { URL(string: "https://users.example.com")! }
-    var path: String { switch self { case .user(let name): "users/\(name)" } }
+    var path: String {
+        switch self {
+        case .user(let name): "users/\(name)"
+        }
+    }
     var method: HTTPMethod { .get }
     var content: RequestContent { .plain }
     var sampleResponse: SampleResponse { .json(#"{"kind": "user"}"#) }
@@ -37,7 +41,9 @@ enum PostsAPI: TargetType {
     var path: String { "posts" }
     var method: HTTPMethod { .post }
     var content: RequestContent {
-        switch self { case .create(let title): .form(["title": title]) }
+        switch self {
+        case .create(let title): .form(["title": title])
+        }
     }
     var headers: [String: String] { ["X-Posts": "1"] }
     var sampleResponse: SampleResponse { .json(#"{"kind": "post"}"#, statusCode: 201) }
@@ -123,14 +129,16 @@ extension StubTransport {
         answer: @escaping @Sendable (Request) async throws -> Response = { request in
             let sample = request.target.sampleResponse
             if let error = sample.error { throw error }
-            return Response(statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
-                            request: request, source: .stub)
+            return Response(
+                statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
+                request: request, source: .stub)
         }
     ) -> StubTransport {
-        StubTransport(behavior: .custom { request in
-            log.append(request)
-            return try await answer(request)
-        })
+        StubTransport(
+            behavior: .custom { request in
+                log.append(request)
+                return try await answer(request)
+            })
     }
 }
 

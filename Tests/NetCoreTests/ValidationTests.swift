@@ -40,12 +40,14 @@ struct ValidationTests {
         #expect(rejected?.statusCode == 201)
     }
 
-    @Test("each validation accepts exactly its documented range", arguments: [
-        (Validation.successCodes, [200, 204, 299], [199, 300, 304, 404, 500]),
-        (Validation.successAndRedirectCodes, [200, 299, 301, 304, 399], [199, 400, 404, 500]),
-        (Validation.codes([201, 409]), [201, 409], [200, 404]),
-        (Validation.none, [0, 100, 200, 404, 999], []),
-    ])
+    @Test(
+        "each validation accepts exactly its documented range",
+        arguments: [
+            (Validation.successCodes, [200, 204, 299], [199, 300, 304, 404, 500]),
+            (Validation.successAndRedirectCodes, [200, 299, 301, 304, 399], [199, 400, 404, 500]),
+            (Validation.codes([201, 409]), [201, 409], [200, 404]),
+            (Validation.none, [0, 100, 200, 404, 999], []),
+        ])
     func validationRanges(validation: Validation, accepted: [Int], rejected: [Int]) {
         for status in accepted { #expect(validation.accepts(status), "\(validation) should accept \(status)") }
         for status in rejected { #expect(!validation.accepts(status), "\(validation) should reject \(status)") }

@@ -70,8 +70,10 @@ struct HTTPHeadersTests {
 struct ParametersTests {
     @Test("the literal syntax accepts strings, numbers, bools, arrays and dictionaries in order")
     func literalSyntax() {
-        let parameters: Parameters = ["q": "swift", "page": 2, "tags": ["a", "b"], "exact": true, "score": 0.5,
-                                      "filter": ["lang": "en"], "none": Optional<String>.none]
+        let parameters: Parameters = [
+            "q": "swift", "page": 2, "tags": ["a", "b"], "exact": true, "score": 0.5,
+            "filter": ["lang": "en"], "none": Optional<String>.none,
+        ]
         #expect(parameters.map(\.key) == ["q", "page", "tags", "exact", "score", "filter", "none"])
         #expect(parameters["q"] == .string("swift"))
         #expect(parameters["page"] == .int(2))
@@ -114,10 +116,12 @@ struct ParametersTests {
         #expect(ParameterEncoding().encode(parameters) == "id=1&id=2")
     }
 
-    @Test("numbers are written without noise", arguments: [
-        (ParameterValue.int(-3), "-3"), (.double(2.0), "2"), (.double(0.1), "0.1"), (.double(-1.25), "-1.25"),
-        (.bool(true), "true"), (.string(""), ""),
-    ])
+    @Test(
+        "numbers are written without noise",
+        arguments: [
+            (ParameterValue.int(-3), "-3"), (.double(2.0), "2"), (.double(0.1), "0.1"), (.double(-1.25), "-1.25"),
+            (.bool(true), "true"), (.string(""), ""),
+        ])
     func scalarText(value: ParameterValue, text: String) {
         #expect(ParameterEncoding().encode(Parameters([("k", value)])) == "k=\(text)")
     }
@@ -147,9 +151,11 @@ struct PercentEncodingTests {
         #expect(encoded.allSatisfy { allowed.contains($0) }, "\(encoded)")
     }
 
-    @Test("known encodings", arguments: [
-        ("a b", "a%20b"), ("a+b", "a%2Bb"), ("é", "%C3%A9"), ("🚀", "%F0%9F%9A%80"), ("~-._", "~-._"), ("/", "%2F"),
-    ])
+    @Test(
+        "known encodings",
+        arguments: [
+            ("a b", "a%20b"), ("a+b", "a%2Bb"), ("é", "%C3%A9"), ("🚀", "%F0%9F%9A%80"), ("~-._", "~-._"), ("/", "%2F"),
+        ])
     func knownEncodings(text: String, encoded: String) {
         #expect(PercentEncoding.encode(text) == encoded)
     }

@@ -18,8 +18,10 @@ struct CurlDownloadTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("a/b/file.bin")
-        let response = try await CurlTransport().send(.to(fault.appendingPathComponent("range/\(size)"),
-                                                          download: DownloadDestination(url: destination)))
+        let response = try await CurlTransport().send(
+            .to(
+                fault.appendingPathComponent("range/\(size)"),
+                download: DownloadDestination(url: destination)))
         #expect(response.statusCode == 200)
         #expect(response.fileURL == destination)
         #expect(response.data.isEmpty)
@@ -33,8 +35,10 @@ struct CurlDownloadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         for resumable in [false, true] {
             let destination = folder.appendingPathComponent("missing.bin")
-            let response = try await CurlTransport().send(.to(fault.appendingPathComponent("status/404"),
-                                                              download: DownloadDestination(url: destination, resumable: resumable)))
+            let response = try await CurlTransport().send(
+                .to(
+                    fault.appendingPathComponent("status/404"),
+                    download: DownloadDestination(url: destination, resumable: resumable)))
             #expect(response.statusCode == 404)
             #expect(response.fileURL == nil)
             #expect(response.string()?.contains("404") == true)

@@ -29,8 +29,9 @@ struct CurlExchangeTests {
     @Test func postsAnInMemoryBodyWithContentLengthAndItsContentType() async throws {
         guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
         let body = Data(#"{"hello":"world"}"#.utf8)
-        let request = Request.to(fault.appendingPathComponent("echo"), method: .post,
-                                 headers: ["Content-Type": "application/json", "X-Custom": "1"], body: .data(body))
+        let request = Request.to(
+            fault.appendingPathComponent("echo"), method: .post,
+            headers: ["Content-Type": "application/json", "X-Custom": "1"], body: .data(body))
         let echo = try await CurlTransport().send(request).json() as? [String: Any]
         let headers = echo?["headers"] as? [String: String] ?? [:]
         #expect(echo?["method"] as? String == "POST")
@@ -83,8 +84,9 @@ struct CurlExchangeTests {
 
     @Test func followsRedirectsWithoutSendingAuthorizationToAnotherHost() async throws {
         guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let request = Request.to(fault.appendingPathComponent("redirect-other-host"),
-                                 headers: ["Authorization": "Bearer secret", "X-Kept": "yes"])
+        let request = Request.to(
+            fault.appendingPathComponent("redirect-other-host"),
+            headers: ["Authorization": "Bearer secret", "X-Kept": "yes"])
         let response = try await CurlTransport().send(request)
         #expect(response.statusCode == 200)
         let headers = (try response.json() as? [String: Any])?["headers"] as? [String: String] ?? [:]

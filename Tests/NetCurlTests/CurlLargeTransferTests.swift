@@ -13,8 +13,10 @@ struct CurlLargeTransferTests {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("large.bin")
-        let response = try await CurlTransport().send(.to(fault.appendingPathComponent("range/\(size)"),
-                                                          download: DownloadDestination(url: destination)))
+        let response = try await CurlTransport().send(
+            .to(
+                fault.appendingPathComponent("range/\(size)"),
+                download: DownloadDestination(url: destination)))
         #expect(response.statusCode == 200)
         #expect(response.metrics?.bytesReceived == Int64(size))
         let source = folder.appendingPathComponent("source.bin")
@@ -28,8 +30,9 @@ struct CurlLargeTransferTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("upload.bin")
         try rangePattern(count: size, from: 17).write(to: file)
-        let request = Request.to(sink.appendingPathComponent("upload"), method: .put, headers: ["Content-Type": "application/octet-stream"],
-                                 body: .file(file), timeout: .seconds(120))
+        let request = Request.to(
+            sink.appendingPathComponent("upload"), method: .put, headers: ["Content-Type": "application/octet-stream"],
+            body: .file(file), timeout: .seconds(120))
         let response = try await CurlTransport().send(request)
         #expect(response.statusCode == 200)
         let json = try response.json() as? [String: Any]

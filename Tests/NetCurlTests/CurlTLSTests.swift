@@ -27,8 +27,9 @@ struct CurlTLSTests {
             Issue.record("NETKIT_TLS_CERT or NETKIT_TLS_PIN not set")
             return nil
         }
-        return Server(url: url.appendingPathComponent("small.json"),
-                      certificate: try Data(contentsOf: URL(fileURLWithPath: certPath)), pin: pin)
+        return Server(
+            url: url.appendingPathComponent("small.json"),
+            certificate: try Data(contentsOf: URL(fileURLWithPath: certPath)), pin: pin)
     }
 
     @Test func theRightPinWithTheCertificateTrustedSucceedsOverHTTP2() async throws {

@@ -35,8 +35,9 @@ extension Request {
         _ url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody = .none,
         timeout: Duration = .seconds(30), download: DownloadDestination? = nil, tls: TLSPolicy? = nil
     ) -> Request {
-        Request(method: method, url: url, headers: headers, body: body, timeout: timeout, download: download,
-                tls: tls, target: TestTarget())
+        Request(
+            method: method, url: url, headers: headers, body: body, timeout: timeout, download: download,
+            tls: tls, target: TestTarget())
     }
 }
 
@@ -70,4 +71,3 @@ func makeTemporaryFolder() throws -> URL {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
-

@@ -34,11 +34,12 @@ final class FakeTokenServer: Sendable {
     }
 
     func transport(acceptsOnlyIssued: Bool = true) -> StubTransport {
-        StubTransport(behavior: .custom { request in
-            let token = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
-            let ok = self.state.withLock { $0.issued.contains(token) } || !acceptsOnlyIssued
-            return Response(statusCode: ok ? 200 : 401, data: Data(token.utf8), request: request)
-        })
+        StubTransport(
+            behavior: .custom { request in
+                let token = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
+                let ok = self.state.withLock { $0.issued.contains(token) } || !acceptsOnlyIssued
+                return Response(statusCode: ok ? 200 : 401, data: Data(token.utf8), request: request)
+            })
     }
 }
 
@@ -115,10 +116,10 @@ struct AuthPluginTests {
         let server = FakeTokenServer()
         let auth = AuthPlugin(token: { server.initialToken() }, refresh: { try await server.refresh() })
         let provider = Provider<Endpoint>(transport: server.transport(), plugins: [auth])
-        _ = try await provider.request(Endpoint())                 // stale → 401 → fresh-1
+        _ = try await provider.request(Endpoint())  // stale → 401 → fresh-1
         #expect(server.refreshes == 1)
         auth.setToken("revoked")
-        let response = try await provider.request(Endpoint())      // 401 → one more refresh
+        let response = try await provider.request(Endpoint())  // 401 → one more refresh
         #expect(response.string() == "fresh-2")
         #expect(server.refreshes == 2)
     }
@@ -126,7 +127,11 @@ struct AuthPluginTests {
     @Test func aRejectedNewTokenEndsWithThe401InsteadOfLooping() async throws {
         let server = FakeTokenServer()
         let refreshes = Counter()
-        let auth = AuthPlugin(token: { "stale" }, refresh: { refreshes.increment(); return "also-rejected" })
+        let auth = AuthPlugin(
+            token: { "stale" },
+            refresh: {
+                refreshes.increment(); return "also-rejected"
+            })
         let attempts = Counter()
         let transport = stub { request in
             attempts.increment()

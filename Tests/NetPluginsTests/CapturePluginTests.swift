@@ -90,8 +90,9 @@ struct CapturePluginTests {
     @Test func bufferEvictsInOrderUnderMixedLimits() {
         var buffer = CaptureBuffer(maxCount: 3, maxBytes: 10)
         func record(_ bytes: Int, _ path: String) -> CaptureRecord {
-            CaptureRecord(request: Request(url: URL(string: "https://a.example/\(path)")!, target: Endpoint()), response: nil,
-                          error: nil, startDate: Date(), duration: .zero, bytes: bytes, bodiesOmitted: false)
+            CaptureRecord(
+                request: Request(url: URL(string: "https://a.example/\(path)")!, target: Endpoint()), response: nil,
+                error: nil, startDate: Date(), duration: .zero, bytes: bytes, bodiesOmitted: false)
         }
         for (bytes, path) in [(2, "a"), (2, "b"), (2, "c"), (2, "d"), (9, "e"), (1, "f"), (0, "g")] {
             buffer.append(record(bytes, path))
@@ -164,15 +165,18 @@ struct CapturePluginTests {
         target.headers = ["Authorization": "Bearer s3cr3t-token", "Cookie": "sid=cookie-secret", "X-Api-Key": "key-secret"]
         target.content = .withQuery(.json(["password": "pw-secret", "user": "ann"]), ["sig": "sig-secret", "token": "tok-secret"])
         let body = #"{"headers":{"Authorization":"Bearer s3cr3t-token"},"echo":"key-secret"}"#
-        target.sampleResponse = SampleResponse(statusCode: 401, headers: ["Set-Cookie": "sid=set-secret; HttpOnly", "Content-Type": "application/json"],
-                                               data: Data(body.utf8))
+        target.sampleResponse = SampleResponse(
+            statusCode: 401, headers: ["Set-Cookie": "sid=set-secret; HttpOnly", "Content-Type": "application/json"],
+            data: Data(body.utf8))
         _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [capture]).request(target)
         let har = String(decoding: try capture.harData(), as: UTF8.self)
         let entries = capture.exchanges
         let dump = entries.map { entry in
-            [entry.url, entry.requestHeaders.description, entry.responseHeaders.description, entry.error ?? "",
-             String(decoding: entry.requestBody ?? Data(), as: UTF8.self), String(decoding: entry.responseBody, as: UTF8.self)]
-                .joined(separator: "\n")
+            [
+                entry.url, entry.requestHeaders.description, entry.responseHeaders.description, entry.error ?? "",
+                String(decoding: entry.requestBody ?? Data(), as: UTF8.self), String(decoding: entry.responseBody, as: UTF8.self),
+            ]
+            .joined(separator: "\n")
         }.joined()
         for secret in ["s3cr3t-token", "cookie-secret", "key-secret", "pw-secret", "sig-secret", "tok-secret", "set-secret"] {
             #expect(!har.contains(secret), "HAR contains \(secret)")
@@ -202,11 +206,19 @@ enum HARFields {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             #expect(formatter.date(from: date) != nil, "startedDateTime \(date) is not ISO 8601", sourceLocation: sourceLocation)
         }
-        require(entry["request"] as? [String: Any], ["method": string, "url": string, "httpVersion": string, "cookies": list, "headers": list,
-                                                    "queryString": list, "headersSize": number, "bodySize": number], "request")
-        require(entry["response"] as? [String: Any], ["status": number, "statusText": string, "httpVersion": string, "cookies": list,
-                                                     "headers": list, "content": object, "redirectURL": string, "headersSize": number,
-                                                     "bodySize": number], "response")
+        require(
+            entry["request"] as? [String: Any],
+            [
+                "method": string, "url": string, "httpVersion": string, "cookies": list, "headers": list,
+                "queryString": list, "headersSize": number, "bodySize": number,
+            ], "request")
+        require(
+            entry["response"] as? [String: Any],
+            [
+                "status": number, "statusText": string, "httpVersion": string, "cookies": list,
+                "headers": list, "content": object, "redirectURL": string, "headersSize": number,
+                "bodySize": number,
+            ], "response")
         require((entry["response"] as? [String: Any])?["content"] as? [String: Any], ["size": number, "mimeType": string], "content")
         require(entry["timings"] as? [String: Any], ["send": number, "wait": number, "receive": number], "timings")
         if let timings = entry["timings"] as? [String: Double], let time = entry["time"] as? Double {

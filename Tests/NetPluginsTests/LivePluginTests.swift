@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 import NetCore
@@ -12,8 +12,10 @@ import Testing
 /// when `NETKIT_REQUIRE_SERVERS=1`.
 @Suite("Plugins against live servers")
 struct LivePluginTests {
-    private func endpoint(_ base: URL, _ path: String, query: Parameters = [:], method: HTTPMethod = .get,
-                          headers: [String: String] = [:]) -> Endpoint {
+    private func endpoint(
+        _ base: URL, _ path: String, query: Parameters = [:], method: HTTPMethod = .get,
+        headers: [String: String] = [:]
+    ) -> Endpoint {
         var target = Endpoint()
         target.baseURL = base
         target.path = path
@@ -45,8 +47,10 @@ struct LivePluginTests {
 
         let har = String(decoding: try capture.harData(), as: UTF8.self)
         let captured = capture.exchanges.map { entry in
-            [entry.url, entry.requestHeaders.description, entry.responseHeaders.description, entry.error ?? "",
-             String(decoding: entry.responseBody, as: UTF8.self)].joined(separator: "\n")
+            [
+                entry.url, entry.requestHeaders.description, entry.responseHeaders.description, entry.error ?? "",
+                String(decoding: entry.responseBody, as: UTF8.self),
+            ].joined(separator: "\n")
         }.joined(separator: "\n")
         #expect(capture.count == 3)
         #expect(lines.all.count == 12)
@@ -130,8 +134,9 @@ struct LivePluginTests {
     @Test func retriesHTTPBin503UpToMaxRetriesThenFails() async throws {
         guard let httpbin = TestServers.require("NETKIT_HTTPBIN_URL") else { return }
         let clock = AttemptClock()
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(),
-                                          plugins: [clock, RetryPlugin(baseDelay: .milliseconds(10))])
+        let provider = Provider<Endpoint>(
+            transport: URLSessionTransport(),
+            plugins: [clock, RetryPlugin(baseDelay: .milliseconds(10))])
         await #expect {
             _ = try await provider.request(endpoint(httpbin, "/status/503"))
         } throws: { error in (error as? NetworkError)?.statusCode == 503 }
@@ -141,8 +146,9 @@ struct LivePluginTests {
     @Test func flakyEndpointSucceedsAfterRetries() async throws {
         guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
         let clock = AttemptClock()
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [clock, RetryPlugin(maxRetries: 3)],
-                                          configuration: ProviderConfiguration(maxAttempts: 5))
+        let provider = Provider<Endpoint>(
+            transport: URLSessionTransport(), plugins: [clock, RetryPlugin(maxRetries: 3)],
+            configuration: ProviderConfiguration(maxAttempts: 5))
         let response = try await provider.request(endpoint(fault, "/flaky", query: ["key": Self.key(), "fail": 2]))
         let body = try JSONSerialization.jsonObject(with: response.data) as? [String: Any]
         #expect(body?["attempts"] as? Int == 3)
@@ -180,9 +186,11 @@ struct LivePluginTests {
         let key = Self.key()
         let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
         let tokenEndpoint = endpoint(fault, "/auth/token", query: ["key": key], method: .post)
-        let auth = AuthPlugin(token: { "never-issued" }, refresh: {
-            try await tokenProvider.request(tokenEndpoint, as: [String: String].self, atKeyPath: nil)["token"] ?? ""
-        })
+        let auth = AuthPlugin(
+            token: { "never-issued" },
+            refresh: {
+                try await tokenProvider.request(tokenEndpoint, as: [String: String].self, atKeyPath: nil)["token"] ?? ""
+            })
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [auth])
         let protected = endpoint(fault, "/auth/protected", query: ["key": key])
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
@@ -219,7 +227,8 @@ struct LivePluginTests {
 
     @Test func pinHelperMatchesTheServersPin() throws {
         guard let certificate = ProcessInfo.processInfo.environment["NETKIT_TLS_CERT"],
-              let pin = ProcessInfo.processInfo.environment["NETKIT_TLS_PIN"] else {
+            let pin = ProcessInfo.processInfo.environment["NETKIT_TLS_PIN"]
+        else {
             if TestServers.required { Issue.record("NETKIT_TLS_CERT / NETKIT_TLS_PIN not set") }
             return
         }
@@ -228,7 +237,8 @@ struct LivePluginTests {
 
     @Test func pinnedRequestThroughURLSessionTransportFailsClosedAgainstTLSNginx() async throws {
         guard let tls = TestServers.require("NETKIT_TLS_URL"),
-              let pin = ProcessInfo.processInfo.environment["NETKIT_TLS_PIN"] else { return }
+            let pin = ProcessInfo.processInfo.environment["NETKIT_TLS_PIN"]
+        else { return }
         let plugin = PinningPlugin([try .init(host: tls.host ?? "127.0.0.1", keyHashes: [pin])])
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [plugin])
         await #expect {

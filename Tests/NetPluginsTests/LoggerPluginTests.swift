@@ -81,9 +81,11 @@ struct LoggerPluginTests {
             target.content = .withQuery(.json(["token": "s3cr3t-token", "name": "visible"]), ["access_token": "query-secret", "page": "2"])
             target.headers = ["Authorization": "Bearer s3cr3t-token", "Cookie": "session=cookie-value-1", "X-Api-Key": "custom-secret"]
             let body = #"{"echo":"Bearer s3cr3t-token","headers":{"Authorization":"Bearer s3cr3t-token","X-Api-Key":"custom-secret"}}"#
-            target.sampleResponse = SampleResponse(statusCode: 500, headers: ["Set-Cookie": "id=set-cookie-secret; Path=/", "Content-Type": "application/json"], data: Data(body.utf8))
-            let logger = LoggerPlugin(verbosity: verbosity, includesCurlCommand: true,
-                                      redaction: .default.adding(headers: ["x-api-key"]), output: lines.sink)
+            target.sampleResponse = SampleResponse(
+                statusCode: 500, headers: ["Set-Cookie": "id=set-cookie-secret; Path=/", "Content-Type": "application/json"], data: Data(body.utf8))
+            let logger = LoggerPlugin(
+                verbosity: verbosity, includesCurlCommand: true,
+                redaction: .default.adding(headers: ["x-api-key"]), output: lines.sink)
             _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [logger]).request(target)
             let text = lines.joined
             #expect(!text.isEmpty)

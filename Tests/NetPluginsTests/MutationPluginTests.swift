@@ -31,7 +31,9 @@ struct MutationPluginTests {
     @Test func aThrowingRequestMutationFailsWithoutSending() async {
         struct NoKey: Error {}
         let sent = Counter()
-        let transport = stub { request in sent.increment(); return Response(statusCode: 200, request: request) }
+        let transport = stub { request in
+            sent.increment(); return Response(statusCode: 200, request: request)
+        }
         let plugin = MutationPlugin(name: "Signer", request: { _ in throw NoKey() })
         await #expect {
             _ = try await Provider<Endpoint>(transport: transport, plugins: [plugin]).request(Endpoint())

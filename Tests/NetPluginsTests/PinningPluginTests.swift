@@ -8,17 +8,17 @@ struct PinningPluginTests {
     /// A self-signed P-256 certificate made for these tests, and its pin computed with
     /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`.
     static let certificate = """
-    -----BEGIN CERTIFICATE-----
-    MIIBezCCASGgAwIBAgIUPIRMsknOsphqo/8eHwIWfYMNV9IwCgYIKoZIzj0EAwIw
-    EzERMA8GA1UEAwwIcGluLnRlc3QwHhcNMjYxMTIyMDI1NTQxWhcNMzYxMTE5MDI1
-    NTQxWjATMREwDwYDVQQDDAhwaW4udGVzdDBZMBMGByqGSM49AgEGCCqGSM49AwEH
-    A0IABO5rU02IIJtw6vYT3AaNMfIsx56GsCeydWcmjpzvD7Ab+7EkHxvWt9dIgxRl
-    poDomNx2nOf1H1UpMUiQEbbxUw6jUzBRMB0GA1UdDgQWBBRkRezXsbejEP/sgjfE
-    UpsHdHjkOTAfBgNVHSMEGDAWgBRkRezXsbejEP/sgjfEUpsHdHjkOTAPBgNVHRMB
-    Af8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIEDNeHkBHIS2rPFX1qyKH5E6SI4n
-    lgNCMkNmlcbYtfx4AiEA89fQOK7k0CB5m8n4Mfl7gu3uTAWlaxlcTovAOJS6X78=
-    -----END CERTIFICATE-----
-    """
+        -----BEGIN CERTIFICATE-----
+        MIIBezCCASGgAwIBAgIUPIRMsknOsphqo/8eHwIWfYMNV9IwCgYIKoZIzj0EAwIw
+        EzERMA8GA1UEAwwIcGluLnRlc3QwHhcNMjYxMTIyMDI1NTQxWhcNMzYxMTE5MDI1
+        NTQxWjATMREwDwYDVQQDDAhwaW4udGVzdDBZMBMGByqGSM49AgEGCCqGSM49AwEH
+        A0IABO5rU02IIJtw6vYT3AaNMfIsx56GsCeydWcmjpzvD7Ab+7EkHxvWt9dIgxRl
+        poDomNx2nOf1H1UpMUiQEbbxUw6jUzBRMB0GA1UdDgQWBBRkRezXsbejEP/sgjfE
+        UpsHdHjkOTAfBgNVHSMEGDAWgBRkRezXsbejEP/sgjfEUpsHdHjkOTAPBgNVHRMB
+        Af8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIEDNeHkBHIS2rPFX1qyKH5E6SI4n
+        lgNCMkNmlcbYtfx4AiEA89fQOK7k0CB5m8n4Mfl7gu3uTAWlaxlcTovAOJS6X78=
+        -----END CERTIFICATE-----
+        """
     static let certificatePin = "7Lz5IJ12T7WMku4/TChmfT+jfOfqywrZfNrE35y8aWE="
     static let otherPin = Data(repeating: 7, count: 32).base64EncodedString()
 
@@ -70,8 +70,11 @@ struct PinningPluginTests {
 
     @Test func pinsAcceptPrefixesAndCertificatesAreAttached() async throws {
         let pem = Data(Self.certificate.utf8)
-        let plugin = PinningPlugin([try .init(host: "127.0.0.1", keyHashes: ["sha256//" + Self.certificatePin, "sha256/" + Self.otherPin],
-                                              certificates: [pem], validatesHost: false)])
+        let plugin = PinningPlugin([
+            try .init(
+                host: "127.0.0.1", keyHashes: ["sha256//" + Self.certificatePin, "sha256/" + Self.otherPin],
+                certificates: [pem], validatesHost: false)
+        ])
         let policy = try #require(try await sentPolicy("https://127.0.0.1:8443", plugin: plugin))
         #expect(policy.pinnedKeyHashes == [Self.certificatePin, Self.otherPin])
         #expect(policy.trustedCertificates == [pem])

@@ -35,10 +35,12 @@ struct RedactionModelTests {
     @Test("URLs lose their userinfo and the values of secret query items, bracketed or encoded")
     func urlsAreRedacted() {
         let url = URL(string: "https://ann:pa55word@api.example.com/a?user%5Bpassword%5D=p1&token%5B%5D=t1&page=2#access_token=f1")!
-        #expect(SecretRedactor.redact(url: url)
-            == "https://api.example.com/a?user%5Bpassword%5D=%3Credacted%3E&token%5B%5D=%3Credacted%3E&page=2#access_token=%3Credacted%3E")
-        #expect(SecretRedactor.redact(urlString: "http://u@h/?user[password]=p&token[]=t&token[]=u&q=1")
-            == "http://h/?user[password]=%3Credacted%3E&token[]=%3Credacted%3E&token[]=%3Credacted%3E&q=1")
+        #expect(
+            SecretRedactor.redact(url: url)
+                == "https://api.example.com/a?user%5Bpassword%5D=%3Credacted%3E&token%5B%5D=%3Credacted%3E&page=2#access_token=%3Credacted%3E")
+        #expect(
+            SecretRedactor.redact(urlString: "http://u@h/?user[password]=p&token[]=t&token[]=u&q=1")
+                == "http://h/?user[password]=%3Credacted%3E&token[]=%3Credacted%3E&token[]=%3Credacted%3E&q=1")
         let plain = URL(string: "https://api.example.com/a?page=2")!
         #expect(SecretRedactor.redact(url: plain) == plain.absoluteString)
         #expect(SecretRedactor.removingUserinfo(in: "GET http://u:p@h:8080/x failed; see ftp://x@y") == "GET http://h:8080/x failed; see ftp://y")
@@ -57,16 +59,18 @@ struct RedactionModelTests {
     @Test("form bodies lose the values of secret fields, bracketed names included")
     func formBodies() {
         let body = Data("name=ann&password=pw%20one&user%5Bpassword%5D=pw2&token[]=t3".utf8)
-        let redacted = String(decoding: SecretRedactor.redact(body: body, contentType: "application/x-www-form-urlencoded; charset=utf-8", secrets: .none), as: UTF8.self)
+        let redacted = String(
+            decoding: SecretRedactor.redact(body: body, contentType: "application/x-www-form-urlencoded; charset=utf-8", secrets: .none), as: UTF8.self)
         #expect(redacted == "name=ann&password=%3Credacted%3E&user%5Bpassword%5D=%3Credacted%3E&token[]=%3Credacted%3E")
     }
 
     @Test("multipart bodies lose the contents of parts with secret names, other parts stay")
     func multipartBodies() {
-        let body = Data(("--B\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nann\r\n"
-            + "--B\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\nk-123456\r\n"
-            + "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{1}\u{2}\r\n"
-            + "--B--\r\n").utf8)
+        let body = Data(
+            ("--B\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nann\r\n"
+                + "--B\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\nk-123456\r\n"
+                + "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{1}\u{2}\r\n"
+                + "--B--\r\n").utf8)
         let redacted = String(decoding: SecretRedactor.redact(body: body, contentType: "multipart/form-data; boundary=\"B\"", secrets: .none), as: UTF8.self)
         #expect(!redacted.contains("k-123456"))
         #expect(redacted.contains("name=\"api_key\"\r\n\r\n<redacted>\r\n--B\r\n"))
@@ -87,8 +91,9 @@ struct RedactionModelTests {
     @Test("known secrets come from headers, query items, userinfo and body fields, in echoed spellings")
     func knownSecretsOfARequest() {
         let json = Data(#"{"login":{"password":"p\u00e4ss-json"},"user":"ann"}"#.utf8)
-        let request = request("https://ann:ui-secret@api.example.com/a?user[token]=q-secret",
-                              headers: ["Authorization": "Bearer hdr-secret", "Content-Type": "application/json"], body: .data(json))
+        let request = request(
+            "https://ann:ui-secret@api.example.com/a?user[token]=q-secret",
+            headers: ["Authorization": "Bearer hdr-secret", "Content-Type": "application/json"], body: .data(json))
         let secrets = KnownSecrets(request: request)
         let echo = #"hdr-secret q-secret ui-secret päss-json p\u00e4ss-json \#(Data("ann:ui-secret".utf8).base64EncodedString()) ann"#
         let scrubbed = secrets.scrub(echo)

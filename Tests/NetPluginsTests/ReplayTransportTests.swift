@@ -12,8 +12,9 @@ struct ReplayTransportTests {
     }
 
     private func request(_ method: HTTPMethod = .get, _ url: String, headers: HTTPHeaders = [:], body: String? = nil) -> Request {
-        Request(method: method, url: URL(string: url)!, headers: headers, body: body.map { .data(Data($0.utf8)) } ?? .none,
-                target: Endpoint())
+        Request(
+            method: method, url: URL(string: url)!, headers: headers, body: body.map { .data(Data($0.utf8)) } ?? .none,
+            target: Endpoint())
     }
 
     private func send(_ transport: ReplayTransport, _ request: Request) async throws(NetworkError) -> Response {
@@ -28,8 +29,10 @@ struct ReplayTransportTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)/session.har")
     }
 
-    private func target(_ path: String, method: HTTPMethod = .get, content: RequestContent = .plain,
-                        headers: [String: String] = [:]) -> Endpoint {
+    private func target(
+        _ path: String, method: HTTPMethod = .get, content: RequestContent = .plain,
+        headers: [String: String] = [:]
+    ) -> Endpoint {
         var target = Endpoint()
         target.baseURL = URL(string: "https://api.example.com")!
         target.path = path
@@ -123,13 +126,15 @@ struct ReplayTransportTests {
 
     @Test func bodyMatcherComparesJSONByValue() async throws {
         let replay = try browserReplay(matching: .methodURLAndBody)
-        let reordered = request(.post, "https://shop.example.com/api/orders", headers: ["Content-Type": "application/json"],
-                                body: #"{ "quantity": 2, "sku": "R-42" }"#)
+        let reordered = request(
+            .post, "https://shop.example.com/api/orders", headers: ["Content-Type": "application/json"],
+            body: #"{ "quantity": 2, "sku": "R-42" }"#)
         #expect(try await send(replay, reordered).statusCode == 201)
 
         let replayAgain = try browserReplay(matching: .methodURLAndBody)
-        let other = request(.post, "https://shop.example.com/api/orders", headers: ["Content-Type": "application/json"],
-                            body: #"{"sku":"R-43","quantity":2}"#)
+        let other = request(
+            .post, "https://shop.example.com/api/orders", headers: ["Content-Type": "application/json"],
+            body: #"{"sku":"R-43","quantity":2}"#)
         await #expect(throws: NetworkError.self) { try await send(replayAgain, other) }
         // The default matcher ignores bodies.
         #expect(try await send(try browserReplay(), other).statusCode == 201)
@@ -174,8 +179,9 @@ struct ReplayTransportTests {
         let calls = Counter()
         let real = stub { request in
             let call = calls.increment()
-            return Response(statusCode: 200, headers: ["Content-Type": "application/json"],
-                            data: Data(#"{"call":\#(call),"path":"\#(request.url.path)"}"#.utf8), request: request, source: .network)
+            return Response(
+                statusCode: 200, headers: ["Content-Type": "application/json"],
+                data: Data(#"{"call":\#(call),"path":"\#(request.url.path)"}"#.utf8), request: request, source: .network)
         }
         let recording = try ReplayTransport(har: file, mode: .recordWhenMissing(transport: real, to: file))
         let provider = Provider<Endpoint>(transport: recording)
@@ -226,15 +232,17 @@ struct ReplayTransportTests {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let real = stub { request in
-            Response(statusCode: 200, headers: ["Content-Type": "application/json", "Set-Cookie": "session=cookie-secret-42; HttpOnly"],
-                     data: Data(#"{"echo":"Bearer tok-very-secret-1"}"#.utf8), request: request)
+            Response(
+                statusCode: 200, headers: ["Content-Type": "application/json", "Set-Cookie": "session=cookie-secret-42; HttpOnly"],
+                data: Data(#"{"echo":"Bearer tok-very-secret-1"}"#.utf8), request: request)
         }
         let recording = try ReplayTransport(har: file, mode: .recordWhenMissing(transport: real, to: file))
         let provider = Provider<Endpoint>(transport: recording)
-        let secretTarget = target("/me", method: .post, content: .withQuery(.json(["password": "pw-hunter2-secret", "name": "ann"]), ["api_key": "key-abc-secret"]),
-                                  headers: ["Authorization": "Bearer tok-very-secret-1"])
+        let secretTarget = target(
+            "/me", method: .post, content: .withQuery(.json(["password": "pw-hunter2-secret", "name": "ann"]), ["api_key": "key-abc-secret"]),
+            headers: ["Authorization": "Bearer tok-very-secret-1"])
         let live = try await provider.request(secretTarget)
-        #expect(live.string()?.contains("tok-very-secret-1") == true)   // the caller gets the real answer
+        #expect(live.string()?.contains("tok-very-secret-1") == true)  // the caller gets the real answer
 
         let written = try String(contentsOf: file, encoding: .utf8)
         for secret in ["tok-very-secret-1", "pw-hunter2-secret", "key-abc-secret", "cookie-secret-42"] {
@@ -253,8 +261,9 @@ struct ReplayTransportTests {
         let calls = Counter()
         let transport = stub { request in
             let call = calls.increment()
-            return Response(statusCode: call == 1 ? 503 : 200, headers: ["Content-Type": "text/plain"],
-                            data: Data("answer \(call)".utf8), request: request, source: .network)
+            return Response(
+                statusCode: call == 1 ? 503 : 200, headers: ["Content-Type": "text/plain"],
+                data: Data("answer \(call)".utf8), request: request, source: .network)
         }
         let recorder = Provider<Endpoint>(transport: transport, plugins: [capture, RetryPlugin(baseDelay: .zero, jitter: false)])
         let items = target("/items", content: .query(["filter": "new", "token": "query-secret-9"]))
@@ -266,7 +275,7 @@ struct ReplayTransportTests {
         let replay = try ReplayTransport(harData: har)
         let provider = Provider<Endpoint>(transport: replay, plugins: [RetryPlugin(baseDelay: .zero, jitter: false)])
         let replayed = try await provider.request(items)
-        #expect(replayed.string() == "answer 2")   // 503 first, retried, then 200: as recorded
+        #expect(replayed.string() == "answer 2")  // 503 first, retried, then 200: as recorded
         #expect(try await provider.request(target("/binary", method: .put)).string() == "answer 3")
         #expect(replay.unusedExchanges.isEmpty)
     }
@@ -337,7 +346,8 @@ struct ReplayTransportTests {
     }
 
     @Test func anEntryWithoutAResponseReplaysAsALostConnection() async throws {
-        let har = #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.example/x"},"response":{"status":0,"_error":"net::ERR_CONNECTION_RESET"}}]}}"#
+        let har =
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.example/x"},"response":{"status":0,"_error":"net::ERR_CONNECTION_RESET"}}]}}"#
         let replay = try ReplayTransport(harData: Data(har.utf8))
         let error = await #expect(throws: NetworkError.self) { try await send(replay, request(.get, "https://a.example/x")) }
         guard case .connectionLost(let reason) = error else {
@@ -360,7 +370,8 @@ struct ReplayTransportTests {
         #expect(notJSON?.description.contains("not valid JSON") == true)
         #expect(notJSON?.description.contains("<html>") == true)
 
-        let badBase64 = #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.example/"},"response":{"status":200,"content":{"text":"***","encoding":"base64"}}}]}}"#
+        let badBase64 =
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.example/"},"response":{"status":200,"content":{"text":"***","encoding":"base64"}}}]}}"#
         let base64Error = #expect(throws: NetworkError.self) { try ReplayTransport(harData: Data(badBase64.utf8)) }
         #expect(base64Error?.description.contains("log.entries.0.response.content.text") == true)
 

@@ -8,8 +8,7 @@ struct ResponseCodePluginTests {
     private func result(_ body: String, plugin: ResponseCodePlugin = ResponseCodePlugin()) async -> Result<Response, NetworkError> {
         var target = Endpoint()
         target.sampleResponse = .json(body)
-        do { return .success(try await Provider<Endpoint>(transport: StubTransport(), plugins: [plugin]).request(target)) }
-        catch { return .failure(error) }
+        do { return .success(try await Provider<Endpoint>(transport: StubTransport(), plugins: [plugin]).request(target)) } catch { return .failure(error) }
     }
 
     @Test(arguments: [#"{"code":0,"data":{"id":1}}"#, #"{"code":"0"}"#, #"{"code":0.0}"#, #"[1,2]"#, "plain text", #"{"data":1}"#])

@@ -5,8 +5,10 @@ import Testing
 
 @Suite("RetryPlugin")
 struct RetryPluginTests {
-    private func run(_ target: Endpoint, statuses: [Int], plugin: RetryPlugin = RetryPlugin(baseDelay: .zero, jitter: false),
-                     maxAttempts: Int = 10) async -> (Result<Response, NetworkError>, Int) {
+    private func run(
+        _ target: Endpoint, statuses: [Int], plugin: RetryPlugin = RetryPlugin(baseDelay: .zero, jitter: false),
+        maxAttempts: Int = 10
+    ) async -> (Result<Response, NetworkError>, Int) {
         let calls = Counter()
         let transport = stub { request in
             let index = calls.increment() - 1
@@ -101,7 +103,7 @@ struct RetryPluginTests {
     }
 
     @Test func retryAfterSecondsAndHTTPDateAreHonouredAndCapped() {
-        let now = Date(timeIntervalSince1970: 784_111_777) // Sun, 06 Nov 1994 08:49:37 GMT
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         let plugin = RetryPlugin(maxRetryAfter: .seconds(10), random: { 0 }, now: { now })
         func response(_ value: String) -> Response {
             Response(statusCode: 503, headers: ["Retry-After": value], request: Request(url: URL(string: "https://a.example")!, target: Endpoint()))
@@ -110,7 +112,7 @@ struct RetryPluginTests {
         #expect(plugin.delay(after: 1, response: response("120")) == .seconds(10))
         #expect(plugin.delay(after: 1, response: response("Sun, 06 Nov 1994 08:49:42 GMT")) == .seconds(5))
         #expect(plugin.delay(after: 1, response: response("Sun, 06 Nov 1994 08:00:00 GMT")) == .zero)
-        #expect(plugin.delay(after: 1, response: response("soon")) == .zero) // unparsable: jittered backoff (random 0)
+        #expect(plugin.delay(after: 1, response: response("soon")) == .zero)  // unparsable: jittered backoff (random 0)
         let ignoring = RetryPlugin(honorsRetryAfter: false, random: { 1 })
         #expect(ignoring.delay(after: 1, response: response("3")) == .milliseconds(500))
     }

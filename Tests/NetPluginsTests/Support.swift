@@ -25,7 +25,11 @@ final class Lines: Sendable {
 /// Counts calls from concurrent tasks.
 final class Counter: Sendable {
     private let value = Locked(0)
-    @discardableResult func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+    @discardableResult func increment() -> Int {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
     var count: Int { value.withLock { $0 } }
 }
 

@@ -9,23 +9,30 @@ func batchBenchmark() async throws {
     let provider = Provider<BenchAPI>(transport: CurlTransport())
     let targets = Array(repeating: BenchAPI.small, count: 1_000)
     let manager = BatchManager(provider: provider, configuration: BatchConfiguration(maxConcurrent: 8))
-    let results = try await compare([
-        ("raw TaskGroup, 8 at a time", { _ in
-            await withTaskGroup(of: Void.self) { group in
-                var next = 0
-                while next < 8 { let target = targets[next]; group.addTask { _ = try? await provider.request(target) }; next += 1 }
-                while await group.next() != nil, next < targets.count {
-                    let target = targets[next]
-                    group.addTask { _ = try? await provider.request(target) }
-                    next += 1
+    let results = try await compare(
+        [
+            (
+                "raw TaskGroup, 8 at a time",
+                { _ in
+                    await withTaskGroup(of: Void.self) { group in
+                        var next = 0
+                        while next < 8 { let target = targets[next]; group.addTask { _ = try? await provider.request(target) }; next += 1 }
+                        while await group.next() != nil, next < targets.count {
+                            let target = targets[next]
+                            group.addTask { _ = try? await provider.request(target) }
+                            next += 1
+                        }
+                    }
                 }
-            }
-        }),
-        ("BatchManager, maxConcurrent 8", { _ in
-            let result = await manager.run(targets)
-            precondition(result.allSucceeded, "batch failures: \(result.failures.prefix(3))")
-        }),
-    ], total: 5, concurrency: 1)
+            ),
+            (
+                "BatchManager, maxConcurrent 8",
+                { _ in
+                    let result = await manager.run(targets)
+                    precondition(result.allSucceeded, "batch failures: \(result.failures.prefix(3))")
+                }
+            ),
+        ], total: 5, concurrency: 1)
     let widths = [44, 12, 8]
     print("\n### Batch of 1,000 requests, CurlTransport")
     print(row(["client", "requests/s", "ratio"], widths: widths))

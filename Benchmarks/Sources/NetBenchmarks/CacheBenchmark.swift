@@ -15,12 +15,13 @@ func cacheBenchmark(total: Int) async throws {
     let hits = total * 10
     let document = BenchAPI.small.sampleResponse.data
     let decoder = JSONDecoder()
-    let results = try await compare([
-        ("network: Provider + CurlTransport", { _ in _ = try await network.request(.small, as: SmallDocument.self) }),
-        ("JSONDecoder alone (the floor of any decoded hit)", { _ in _ = try decoder.decode(SmallDocument.self, from: document) }),
-        ("memory cache hit", { _ in _ = try await memory.request(.small, as: SmallDocument.self) }),
-        ("disk cache hit", { _ in _ = try await disk.request(.small, as: SmallDocument.self) }),
-    ], total: hits, concurrency: 1)
+    let results = try await compare(
+        [
+            ("network: Provider + CurlTransport", { _ in _ = try await network.request(.small, as: SmallDocument.self) }),
+            ("JSONDecoder alone (the floor of any decoded hit)", { _ in _ = try decoder.decode(SmallDocument.self, from: document) }),
+            ("memory cache hit", { _ in _ = try await memory.request(.small, as: SmallDocument.self) }),
+            ("disk cache hit", { _ in _ = try await disk.request(.small, as: SmallDocument.self) }),
+        ], total: hits, concurrency: 1)
     report("Cache hits, sequential (one core), \(hits) requests", results)
     let roundTrip = 1 / results[0].1.perSecond
     for (name, measurement) in results.dropFirst(2) {

@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 import NetCore
@@ -22,16 +22,20 @@ func curlBenchmark(total: Int) async throws {
     }
     let onLoop = "same, callers on transport.executor"
     let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
-        ("raw URLSession + JSONDecoder", { _ in
-            let (data, _) = try await session.data(for: URLRequest(url: url))
-            _ = try decoder.decode(SmallDocument.self, from: data)
-        }),
+        (
+            "raw URLSession + JSONDecoder",
+            { _ in
+                let (data, _) = try await session.data(for: URLRequest(url: url))
+                _ = try decoder.decode(SmallDocument.self, from: data)
+            }
+        ),
         ("Provider() (default CurlTransport) + 5 plugins", { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
         (onLoop, { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
     ]
     for concurrency in [1, 8] {
-        let results = try await compare(contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency,
-                                        executors: [onLoop: curlTransport.executor])
+        let results = try await compare(
+            contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency,
+            executors: [onLoop: curlTransport.executor])
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
         let curl = results[1].1.perSecond, curlOnLoop = results[2].1.perSecond
         /// The share of `baseline` (requests per second) reached, default and on the executor.
@@ -40,8 +44,9 @@ func curlBenchmark(total: Int) async throws {
                 + " (\(format(curlOnLoop / baseline, decimals: 2)) with callers on transport.executor)"
         }
         if let reference = runCurlReference(url: url, total: total * (concurrency == 1 ? 1 : 4), concurrency: concurrency) {
-            print("C libcurl multi, one thread, handles reused: \(format(reference.perSecond)) req/s,"
-                + " \(format(reference.cpuMicrosPerRequest, decimals: 1)) us CPU/req; \(reached(reference.perSecond))")
+            print(
+                "C libcurl multi, one thread, handles reused: \(format(reference.perSecond)) req/s,"
+                    + " \(format(reference.cpuMicrosPerRequest, decimals: 1)) us CPU/req; \(reached(reference.perSecond))")
         }
         if let wrk = runWrk(url: url, connections: concurrency) {
             print("wrk -t1 -c\(concurrency): \(format(wrk)) req/s; \(reached(wrk))")

@@ -80,7 +80,11 @@ func report(_ title: String, _ results: [(String, Measurement)], baseline: Strin
     print(row(widths.map { String(repeating: "-", count: $0) }, widths: widths))
     let base = results.first { $0.0 == (baseline ?? results[0].0) }!.1
     for (name, measurement) in results {
-        print(row([name, format(measurement.perSecond), format(measurement.cpuMicrosPerRequest, decimals: 1),
-                   format(measurement.perSecond / base.perSecond, decimals: 2)], widths: widths))
+        print(
+            row(
+                [
+                    name, format(measurement.perSecond), format(measurement.cpuMicrosPerRequest, decimals: 1),
+                    format(measurement.perSecond / base.perSecond, decimals: 2),
+                ], widths: widths))
     }
 }

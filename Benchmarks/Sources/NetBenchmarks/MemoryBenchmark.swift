@@ -68,7 +68,8 @@ enum BigTransfer: TargetType {
 /// VmHWM (peak resident set) of this process, in MiB.
 func peakResidentMiB() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return -1 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return -1 }
     let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     return kilobytes / 1024
 }

@@ -59,7 +59,9 @@ func microProvider() async throws {
 
 func microCache() async throws {
     // DISK=1: a DiskStorage in a temporary directory instead of memory.
-    let storage: any CacheStorage = ProcessInfo.processInfo.environment["DISK"] == nil ? MemoryStorage()
+    let storage: any CacheStorage =
+        ProcessInfo.processInfo.environment["DISK"] == nil
+        ? MemoryStorage()
         : DiskStorage(directory: FileManager.default.temporaryDirectory.appendingPathComponent("netkit-micro-\(UUID().uuidString)"))
     let provider = Provider<BenchAPI>(transport: StubTransport(), plugins: [CachePlugin(storage: storage, policy: .cacheElseNetwork)])
     _ = try await provider.request(.small)
@@ -78,7 +80,7 @@ func microCache() async throws {
 
 import NetCurl
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 func profileCurl() async throws {
     let provider = Provider<BenchAPI>(transport: CurlTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
@@ -96,16 +98,20 @@ func profileCurlLayers() async throws {
     let bare = Provider<BenchAPI>(transport: transport)
     let full = Provider<BenchAPI>(transport: transport, plugins: (0..<5).map { _ in NoOpPlugin() })
     for c in [1, 8] {
-        let results = try await compare([
-            ("transport.send", { _ in _ = try await transport.send(request) }),
-            ("provider, 0 plugins", { _ in _ = try await bare.request(.small) }),
-            ("provider, 0 plugins + decode", { _ in _ = try await bare.request(.small, as: SmallDocument.self) }),
-            ("provider, 5 plugins", { _ in _ = try await full.request(.small) }),
-            ("provider, 5 plugins + decode", { _ in _ = try await full.request(.small, as: SmallDocument.self) }),
-            ("same, loop executor", { _ in
-                _ = try await withTaskExecutorPreference(transport.executor) { try await full.request(.small, as: SmallDocument.self) }
-            }),
-        ], total: 10_000, concurrency: c)
+        let results = try await compare(
+            [
+                ("transport.send", { _ in _ = try await transport.send(request) }),
+                ("provider, 0 plugins", { _ in _ = try await bare.request(.small) }),
+                ("provider, 0 plugins + decode", { _ in _ = try await bare.request(.small, as: SmallDocument.self) }),
+                ("provider, 5 plugins", { _ in _ = try await full.request(.small) }),
+                ("provider, 5 plugins + decode", { _ in _ = try await full.request(.small, as: SmallDocument.self) }),
+                (
+                    "same, loop executor",
+                    { _ in
+                        _ = try await withTaskExecutorPreference(transport.executor) { try await full.request(.small, as: SmallDocument.self) }
+                    }
+                ),
+            ], total: 10_000, concurrency: c)
         report("curl layers c=\(c)", results)
         for _ in 0..<3 {
             let m = try await measure(total: 10_000, concurrency: c, executor: transport.executor) { _ in
@@ -123,7 +129,8 @@ func profileURLSession(raw: Bool) async throws {
     // has a session delegate (as the transport's has) that implements nothing.
     let configuration = environment["NOCOOKIES"] != nil ? URLSessionTransport.defaultConfiguration : URLSessionConfiguration.default
     configuration.urlCache = nil
-    let session = environment["DELEGATE"] != nil
+    let session =
+        environment["DELEGATE"] != nil
         ? URLSession(configuration: configuration, delegate: EmptySessionDelegate(), delegateQueue: nil)
         : URLSession(configuration: configuration)
     // COOKIES=1: a session with URLSession's cookie store, as before the transport's default dropped it.
@@ -131,10 +138,17 @@ func profileURLSession(raw: Bool) async throws {
     let request = Request(url: url, target: BenchAPI.small)
     let concurrency = Int(ProcessInfo.processInfo.environment["C"] ?? "") ?? 8
     let plugins = Int(ProcessInfo.processInfo.environment["PLUGINS"] ?? "") ?? 5
-    let provider = ProcessInfo.processInfo.environment["PROVIDER"] != nil
+    let provider =
+        ProcessInfo.processInfo.environment["PROVIDER"] != nil
         ? Provider<BenchAPI>(transport: transport, plugins: (0..<plugins).map { _ in NoOpPlugin() }) : nil
     let m = try await measure(total: 8_000, concurrency: concurrency) { _ in
-        if raw { _ = try await session.data(for: URLRequest(url: url)) } else if let provider { _ = try await provider.request(.small, as: SmallDocument.self) } else { _ = try await transport.send(request) }
+        if raw {
+            _ = try await session.data(for: URLRequest(url: url))
+        } else if let provider {
+            _ = try await provider.request(.small, as: SmallDocument.self)
+        } else {
+            _ = try await transport.send(request)
+        }
     }
     print("\(raw ? "raw" : "transport"): \(m.perSecond) req/s, \(m.cpuMicrosPerRequest) us CPU")
 }
@@ -143,11 +157,13 @@ func profileURLSession(raw: Bool) async throws {
 final class EmptySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {}
 
 func microPlugins() async throws {
-    let stub = StubTransport(behavior: .custom { request in
-        Response(statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": "95"],
-                 data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8) + Data("\n".utf8),
-                 request: request)
-    })
+    let stub = StubTransport(
+        behavior: .custom { request in
+            Response(
+                statusCode: 200, headers: ["Content-Type": "application/json", "Content-Length": "95"],
+                data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8) + Data("\n".utf8),
+                request: request)
+        })
     let bare = Provider<BenchAPI>(transport: stub)
     let logged = Provider<BenchAPI>(transport: stub, plugins: [LoggerPlugin(output: { _ in })])
     let captured = Provider<BenchAPI>(transport: stub, plugins: [CapturePlugin()])
@@ -173,5 +189,7 @@ func profileSequential() async throws {
     let m = try await measure(total: total, concurrency: concurrency, executor: onLoop ? transport.executor : nil) { _ in
         if bare { _ = try await transport.send(request) } else { _ = try await full.request(.small, as: SmallDocument.self) }
     }
-    print("c\(concurrency)\(bare ? " transport.send" : "")\(onLoop ? " on the loop executor" : ""): \(format(m.perSecond)) req/s, \(format(m.cpuMicrosPerRequest, decimals: 1)) us CPU")
+    print(
+        "c\(concurrency)\(bare ? " transport.send" : "")\(onLoop ? " on the loop executor" : ""): \(format(m.perSecond)) req/s, \(format(m.cpuMicrosPerRequest, decimals: 1)) us CPU"
+    )
 }

@@ -11,8 +11,9 @@ enum BenchAPI: TargetType {
     var content: RequestContent { .plain }
     /// The same document nginx serves, for stubbed profiling runs.
     var sampleResponse: SampleResponse {
-        SampleResponse(statusCode: 200, headers: ["Content-Type": "application/json"],
-                       data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8))
+        SampleResponse(
+            statusCode: 200, headers: ["Content-Type": "application/json"],
+            data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8))
     }
 }
 

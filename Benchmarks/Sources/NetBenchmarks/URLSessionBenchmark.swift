@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 import NetCore
@@ -13,11 +13,12 @@ func urlSessionBenchmark(total: Int) async throws {
     let rawTuned = URLSession(configuration: tunedConfiguration)
     // The same settings as URLSessionTransport's default: no cache, no cookie store. Shows what
     // the Provider's layers cost on top of an identically configured session.
-    let rawNoCookies = URLSession(configuration: {
-        let configuration = URLSessionTransport.defaultConfiguration
-        configuration.urlCache = nil
-        return configuration
-    }())
+    let rawNoCookies = URLSession(
+        configuration: {
+            let configuration = URLSessionTransport.defaultConfiguration
+            configuration.urlCache = nil
+            return configuration
+        }())
     let provider = Provider<BenchAPI>(transport: URLSessionTransport(), plugins: (0..<5).map { _ in NoOpPlugin() })
     let decoder = JSONDecoder()
 

@@ -1,75 +1,76 @@
 #if canImport(CCurl)
-import CCurl
-import Foundation
+    import CCurl
+    import Foundation
 
-/// Maps libcurl result codes to ``NetworkError`` values a person can act on.
-enum CurlErrors {
-    static func map(_ code: CURLcode, transfer: CurlTransfer) -> NetworkError {
-        let host = transfer.request.host
-        let detail = transfer.handle.errorMessage ?? String(cString: curl_easy_strerror(code))
-        switch code.rawValue {
-        case 1: // CURLE_UNSUPPORTED_PROTOCOL
-            let scheme = transfer.request.url.scheme?.lowercased()
-            if scheme == "http" || scheme == "https" {
-                // Redirects are never followed by libcurl, so an http(s) URL gets here only
-                // when the server's reply is not HTTP (a malformed status line).
-                return .invalidResponse(reason: "the status line is not HTTP: \(detail)")
+    /// Maps libcurl result codes to ``NetworkError`` values a person can act on.
+    enum CurlErrors {
+        static func map(_ code: CURLcode, transfer: CurlTransfer) -> NetworkError {
+            let host = transfer.request.host
+            let detail = transfer.handle.errorMessage ?? String(cString: curl_easy_strerror(code))
+            switch code.rawValue {
+            case 1:  // CURLE_UNSUPPORTED_PROTOCOL
+                let scheme = transfer.request.url.scheme?.lowercased()
+                if scheme == "http" || scheme == "https" {
+                    // Redirects are never followed by libcurl, so an http(s) URL gets here only
+                    // when the server's reply is not HTTP (a malformed status line).
+                    return .invalidResponse(reason: "the status line is not HTTP: \(detail)")
+                }
+                return .invalidRequest(
+                    target: describe(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
+            case 3:  // CURLE_URL_MALFORMAT
+                return .invalidRequest(target: describe(transfer.request.target), reason: "malformed URL: \(detail)")
+            case 5:  // CURLE_COULDNT_RESOLVE_PROXY
+                return .connectionFailed(host: host, reason: "the proxy could not be resolved: \(detail)")
+            case 6:  // CURLE_COULDNT_RESOLVE_HOST
+                return .dnsFailure(host: host)
+            case 7:  // CURLE_COULDNT_CONNECT
+                return .connectionFailed(host: host, reason: detail)
+            case 28:  // CURLE_OPERATION_TIMEDOUT
+                return .timedOut
+            case 47:  // CURLE_TOO_MANY_REDIRECTS
+                return .redirectRefused(reason: "more than \(transfer.configuration.maxRedirects) redirects (a redirect loop?)")
+            case 90:  // CURLE_SSL_PINNEDPUBKEYNOTMATCH
+                return .pinningFailed(host: host)
+            case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98:
+                return .tlsFailure(host: host, reason: detail)
+            case 52:  // CURLE_GOT_NOTHING
+                return .connectionLost(reason: "the server closed the connection without answering (\(detail))")
+            case 55, 56:  // CURLE_SEND_ERROR, CURLE_RECV_ERROR
+                // Bad chunked framing arrives as a receive error; it is the server's fault, not a
+                // transient loss, so it must not be retried as one.
+                if detail.lowercased().contains("chunk") {
+                    return .invalidResponse(reason: "the chunked body is malformed: \(detail)")
+                }
+                return .connectionLost(reason: detail)
+            case 16, 92:  // CURLE_HTTP2, CURLE_HTTP2_STREAM
+                return .connectionLost(reason: "HTTP/2 error: \(detail)")
+            case 18:  // CURLE_PARTIAL_FILE
+                var expected: curl_off_t = -1, received: curl_off_t = 0
+                _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
+                _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
+                let offset = transfer.download?.appending == true ? transfer.download!.resumeOffset : 0
+                return .truncatedResponse(expected: expected >= 0 ? Int64(expected) + offset : nil, received: Int64(received) + offset)
+            case 61:  // CURLE_BAD_CONTENT_ENCODING
+                return .invalidResponse(reason: "the body's Content-Encoding could not be decoded: \(detail)")
+            case 8, 100:  // CURLE_WEIRD_SERVER_REPLY, CURLE_UNRECOVERABLE_POLL
+                return .invalidResponse(reason: detail)
+            case 27 where !transfer.headersComplete:  // CURLE_OUT_OF_MEMORY: libcurl's own header-line bound
+                return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
+            case 23:  // CURLE_WRITE_ERROR
+                return .fileSystem(reason: "could not store the response: \(detail)")
+            case 26:  // CURLE_READ_ERROR
+                return .transport(reason: "could not read the request body: \(detail)")
+            case 65:  // CURLE_SEND_FAIL_REWIND
+                return .connectionLost(reason: "the body had to be sent again and could not be rewound: \(detail)")
+            default:
+                return .transport(reason: "libcurl error \(code.rawValue): \(detail)")
             }
-            return .invalidRequest(target: describe(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
-        case 3: // CURLE_URL_MALFORMAT
-            return .invalidRequest(target: describe(transfer.request.target), reason: "malformed URL: \(detail)")
-        case 5: // CURLE_COULDNT_RESOLVE_PROXY
-            return .connectionFailed(host: host, reason: "the proxy could not be resolved: \(detail)")
-        case 6: // CURLE_COULDNT_RESOLVE_HOST
-            return .dnsFailure(host: host)
-        case 7: // CURLE_COULDNT_CONNECT
-            return .connectionFailed(host: host, reason: detail)
-        case 28: // CURLE_OPERATION_TIMEDOUT
-            return .timedOut
-        case 47: // CURLE_TOO_MANY_REDIRECTS
-            return .redirectRefused(reason: "more than \(transfer.configuration.maxRedirects) redirects (a redirect loop?)")
-        case 90: // CURLE_SSL_PINNEDPUBKEYNOTMATCH
-            return .pinningFailed(host: host)
-        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98:
-            return .tlsFailure(host: host, reason: detail)
-        case 52: // CURLE_GOT_NOTHING
-            return .connectionLost(reason: "the server closed the connection without answering (\(detail))")
-        case 55, 56: // CURLE_SEND_ERROR, CURLE_RECV_ERROR
-            // Bad chunked framing arrives as a receive error; it is the server's fault, not a
-            // transient loss, so it must not be retried as one.
-            if detail.lowercased().contains("chunk") {
-                return .invalidResponse(reason: "the chunked body is malformed: \(detail)")
-            }
-            return .connectionLost(reason: detail)
-        case 16, 92: // CURLE_HTTP2, CURLE_HTTP2_STREAM
-            return .connectionLost(reason: "HTTP/2 error: \(detail)")
-        case 18: // CURLE_PARTIAL_FILE
-            var expected: curl_off_t = -1, received: curl_off_t = 0
-            _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
-            _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
-            let offset = transfer.download?.appending == true ? transfer.download!.resumeOffset : 0
-            return .truncatedResponse(expected: expected >= 0 ? Int64(expected) + offset : nil, received: Int64(received) + offset)
-        case 61: // CURLE_BAD_CONTENT_ENCODING
-            return .invalidResponse(reason: "the body's Content-Encoding could not be decoded: \(detail)")
-        case 8, 100: // CURLE_WEIRD_SERVER_REPLY, CURLE_UNRECOVERABLE_POLL
-            return .invalidResponse(reason: detail)
-        case 27 where !transfer.headersComplete: // CURLE_OUT_OF_MEMORY: libcurl's own header-line bound
-            return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
-        case 23: // CURLE_WRITE_ERROR
-            return .fileSystem(reason: "could not store the response: \(detail)")
-        case 26: // CURLE_READ_ERROR
-            return .transport(reason: "could not read the request body: \(detail)")
-        case 65: // CURLE_SEND_FAIL_REWIND
-            return .connectionLost(reason: "the body had to be sent again and could not be rewound: \(detail)")
-        default:
-            return .transport(reason: "libcurl error \(code.rawValue): \(detail)")
+        }
+
+        /// `Type.case` for a target, for error messages.
+        static func describe(_ target: any TargetType) -> String {
+            if let erased = target as? AnyTarget { return describe(erased.base) }
+            return "\(type(of: target)).\(target)"
         }
     }
-
-    /// `Type.case` for a target, for error messages.
-    static func describe(_ target: any TargetType) -> String {
-        if let erased = target as? AnyTarget { return describe(erased.base) }
-        return "\(type(of: target)).\(target)"
-    }
-}
 #endif

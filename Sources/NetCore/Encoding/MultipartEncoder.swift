@@ -15,7 +15,9 @@ enum MultipartEncoder {
         }
         for part in parts {
             if let mimeType = part.mimeType, mimeType.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw .encodingFailed(target: target, reason: "the content type of multipart part \"\(part.name)\" contains a control character (a line break would inject headers)")
+                throw .encodingFailed(
+                    target: target,
+                    reason: "the content type of multipart part \"\(part.name)\" contains a control character (a line break would inject headers)")
             }
             pending.append(Data(header(for: part, boundary: boundary).utf8))
             switch part.source {
@@ -48,7 +50,8 @@ enum MultipartEncoder {
             throw .unreadableFile(target: target, url: url, reason: "it is a directory")
         }
         guard FileManager.default.isReadableFile(atPath: url.path),
-              let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        else {
             throw .unreadableFile(target: target, url: url, reason: "permission denied")
         }
         return size.int64Value

@@ -93,11 +93,12 @@ public struct ParameterEncoding: Sendable, Hashable {
             }
         case .array(let values):
             for (index, item) in values.enumerated() {
-                let itemKey = switch arrayStyle {
-                case .brackets: "\(key)[]"
-                case .repeatedKeys: key
-                case .indexed: "\(key)[\(index)]"
-                }
+                let itemKey =
+                    switch arrayStyle {
+                    case .brackets: "\(key)[]"
+                    case .repeatedKeys: key
+                    case .indexed: "\(key)[\(index)]"
+                    }
                 append(itemKey, item, to: &pairs)
             }
         case .null:
@@ -117,8 +118,9 @@ public struct ParameterEncoding: Sendable, Hashable {
         switch value {
         case .string(let string): string
         case .int(let int): String(int)
-        case .double(let double): double.isFinite && double == double.rounded() && abs(double) < 1e15
-            ? String(Int64(double)) : String(double)
+        case .double(let double):
+            double.isFinite && double == double.rounded() && abs(double) < 1e15
+                ? String(Int64(double)) : String(double)
         case .bool(let bool): boolStyle == .literal ? (bool ? "true" : "false") : (bool ? "1" : "0")
         case .null, .array, .dictionary: ""
         }
@@ -171,7 +173,8 @@ package enum PercentEncoding {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                      let low = hexValue(bytes[index + 2]) else { return nil }
+                    let low = hexValue(bytes[index + 2])
+                else { return nil }
                 output.append(high << 4 | low)
                 index += 3
             } else {
@@ -208,8 +211,8 @@ package enum PercentEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
             true
         default:
             false

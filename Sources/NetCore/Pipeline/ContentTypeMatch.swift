@@ -19,7 +19,9 @@ enum ContentTypeMatch {
         return accept.split(separator: ",").compactMap { range in
             let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let type = parts.first, !type.isEmpty else { return nil }
-            let refused = parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").lowercased().hasPrefix("q=0") && Double($0.split(separator: "=").last ?? "1") == 0 }
+            let refused = parts.dropFirst().contains {
+                $0.replacingOccurrences(of: " ", with: "").lowercased().hasPrefix("q=0") && Double($0.split(separator: "=").last ?? "1") == 0
+            }
             return refused ? nil : type
         }
     }

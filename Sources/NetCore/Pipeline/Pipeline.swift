@@ -154,8 +154,10 @@ struct Pipeline: Sendable {
                 return .failure(.tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host))
             }
             guard request.url.scheme?.lowercased() == "https" else {
-                return .failure(.invalidRequest(target: targetDescription(request.target),
-                                                reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.absoluteString); nothing was sent"))
+                return .failure(
+                    .invalidRequest(
+                        target: targetDescription(request.target),
+                        reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.absoluteString); nothing was sent"))
             }
         }
         let response: Response

@@ -24,16 +24,18 @@ struct RequestBuilder: Sendable {
             method: target.method, url: url, headers: headers, body: body,
             timeout: target.timeout ?? configuration.timeout, download: download,
             context: context, attempt: attempt, id: id, target: target,
-            limits: ResponseLimits(maxBodyBytes: target.maxResponseBytes ?? configuration.maxResponseBytes,
-                                   maxDownloadBytes: configuration.maxDownloadBytes,
-                                   maxHeaderBytes: configuration.maxHeaderBytes)
+            limits: ResponseLimits(
+                maxBodyBytes: target.maxResponseBytes ?? configuration.maxResponseBytes,
+                maxDownloadBytes: configuration.maxDownloadBytes,
+                maxHeaderBytes: configuration.maxHeaderBytes)
         )
     }
 
     /// A request standing in when building failed, so `process` still has something to look at.
     func fallbackRequest(for target: any TargetType, id: UUID, attempt: Int, context: RequestContext) -> Request {
-        Request(method: target.method, url: configuration.baseURL ?? target.baseURL,
-                timeout: target.timeout ?? configuration.timeout, context: context, attempt: attempt, id: id, target: target)
+        Request(
+            method: target.method, url: configuration.baseURL ?? target.baseURL,
+            timeout: target.timeout ?? configuration.timeout, context: context, attempt: attempt, id: id, target: target)
     }
 
     private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {

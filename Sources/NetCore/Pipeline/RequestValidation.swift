@@ -11,11 +11,17 @@ import Foundation
 enum RequestValidation {
     static func check(_ request: Request) -> NetworkError? {
         if !isToken(request.method.rawValue) {
-            return invalid(request, "the method \"\(printable(request.method.rawValue))\" is not an HTTP token (RFC 9110 §9.1: letters, digits and !#$%&'*+-.^_`|~ only); nothing was sent")
+            return invalid(
+                request,
+                "the method \"\(printable(request.method.rawValue))\" is not an HTTP token (RFC 9110 §9.1: letters, digits and !#$%&'*+-.^_`|~ only); nothing was sent"
+            )
         }
         for field in request.headers {
             if !isToken(field.name) {
-                return invalid(request, "the header name \"\(printable(field.name))\" is not an HTTP token (RFC 9110 §5.1: no spaces, colons or control characters); nothing was sent")
+                return invalid(
+                    request,
+                    "the header name \"\(printable(field.name))\" is not an HTTP token (RFC 9110 §5.1: no spaces, colons or control characters); nothing was sent"
+                )
             }
             if let problem = valueProblem(field.value) {
                 return invalid(request, "the value of the header \"\(field.name)\" contains \(problem), which HTTP forbids (RFC 9110 §5.5); nothing was sent")

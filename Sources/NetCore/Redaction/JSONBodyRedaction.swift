@@ -25,7 +25,8 @@ enum JSONBodyRedaction {
             let end = stringEnd(bytes, from: index)
             let colon = skipWhitespace(bytes, from: end)
             guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
-                  rules.redactsField(JSONEscaping.unescape(bytes[index + 1..<max(index + 1, end - 1)])) else {
+                rules.redactsField(JSONEscaping.unescape(bytes[index + 1..<max(index + 1, end - 1)]))
+            else {
                 output.append(contentsOf: bytes[index..<end])
                 index = end
                 continue

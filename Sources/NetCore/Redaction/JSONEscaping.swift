@@ -59,7 +59,8 @@ extension JSONEscaping {
             case UInt8(ascii: "f"): output.append(0x0C)
             case UInt8(ascii: "u"):
                 guard index + 4 <= inside.endIndex,
-                      let unit = UInt16(String(decoding: inside[index..<index + 4], as: UTF8.self), radix: 16) else {
+                    let unit = UInt16(String(decoding: inside[index..<index + 4], as: UTF8.self), radix: 16)
+                else {
                     output.append(contentsOf: [UInt8(ascii: "\\"), escape])
                     continue
                 }

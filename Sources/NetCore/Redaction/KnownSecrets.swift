@@ -129,7 +129,8 @@ package struct KnownSecrets: Sendable, Hashable {
 
     private mutating func addQueryItems(of url: URL, rules: RedactionRules) {
         guard url.query != nil,
-              let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems else { return }
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems
+        else { return }
         for item in items where rules.redactsQueryItem(SecretRedactor.decodedName(item.name[...])) {
             guard let value = item.value else { continue }
             add(value)

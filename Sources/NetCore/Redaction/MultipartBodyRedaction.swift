@@ -21,7 +21,8 @@ enum MultipartBodyRedaction {
         for (number, start) in positions.enumerated() {
             let next = number + 1 < positions.count ? positions[number + 1] : bytes.count
             let afterDelimiter = start + delimiter.count
-            let isClose = afterDelimiter + 1 < bytes.count && bytes[afterDelimiter] == UInt8(ascii: "-")
+            let isClose =
+                afterDelimiter + 1 < bytes.count && bytes[afterDelimiter] == UInt8(ascii: "-")
                 && bytes[afterDelimiter + 1] == UInt8(ascii: "-")
             guard !isClose, let contentStart = contentStart(in: bytes, from: afterDelimiter, before: next) else {
                 output.append(contentsOf: bytes[start..<next])
@@ -50,7 +51,8 @@ enum MultipartBodyRedaction {
         var index = 0
         while index <= bytes.count - delimiter.count {
             if bytes[index] == first, index == 0 || bytes[index - 1] == 0x0A,
-               bytes[index..<index + delimiter.count].elementsEqual(delimiter) {
+                bytes[index..<index + delimiter.count].elementsEqual(delimiter)
+            {
                 positions.append(index)
                 index += delimiter.count
             } else {
@@ -83,7 +85,8 @@ enum MultipartBodyRedaction {
     private static func dispositionName(_ headers: String) -> String? {
         for line in headers.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
             guard let colon = line.firstIndex(of: ":"),
-                  line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition" else { continue }
+                line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition"
+            else { continue }
             return SecretRedactor.parameter("name", in: String(line[line.index(after: colon)...]))
         }
         return nil

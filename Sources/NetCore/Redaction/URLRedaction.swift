@@ -45,7 +45,8 @@ extension SecretRedactor {
         while index < array.count {
             output.append(array[index])
             guard index + 2 < array.count, array[index] == UInt8(ascii: ":"),
-                  array[index + 1] == UInt8(ascii: "/"), array[index + 2] == UInt8(ascii: "/") else {
+                array[index + 1] == UInt8(ascii: "/"), array[index + 2] == UInt8(ascii: "/")
+            else {
                 index += 1
                 continue
             }
@@ -92,8 +93,8 @@ extension SecretRedactor {
     private static func endsAuthority(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"),
-             UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
-             UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "\\"):
+            UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
+            UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "\\"):
             true
         default:
             false

@@ -78,7 +78,8 @@ public final class ResponseBodySink: Sendable {
 
     /// Ends the body: normally (`nil`) or with `error`. Later calls are ignored.
     public func finish(throwing error: NetworkError? = nil) {
-        let (waiter, endWaiters, empty) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<NetworkError?, Never>], Bool) in
+        let (waiter, endWaiters, empty) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<NetworkError?, Never>], Bool) in
             guard state.end == nil else { return (nil, [], false) }
             state.end = .some(error)
             let waiters = state.endWaiters

@@ -87,7 +87,7 @@ package struct ServerSentEventInterpreter: Sendable {
             lastEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("retry".utf8) {
             guard !value.isEmpty, value.allSatisfy(Self.isASCIIDigit),
-                  let milliseconds = Int(String(decoding: value, as: UTF8.self))
+                let milliseconds = Int(String(decoding: value, as: UTF8.self))
             else { return }
             reconnectionTime = .milliseconds(milliseconds)
             pendingRetry = reconnectionTime

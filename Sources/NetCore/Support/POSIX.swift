@@ -2,11 +2,11 @@
 // Foundation's re-export, or through these functions where a Swift method of the same name
 // (`write`, `read`) would shadow the C call. `scripts/check-portability` enforces it.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libc calls that Swift names would otherwise shadow.
@@ -14,22 +14,22 @@ package enum POSIX {
     /// `read(2)`.
     package static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
+            Glibc.read(descriptor, buffer, count)
         #elseif canImport(Musl)
-        Musl.read(descriptor, buffer, count)
+            Musl.read(descriptor, buffer, count)
         #else
-        Darwin.read(descriptor, buffer, count)
+            Darwin.read(descriptor, buffer, count)
         #endif
     }
 
     /// `write(2)`.
     package static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
+            Glibc.write(descriptor, buffer, count)
         #elseif canImport(Musl)
-        Musl.write(descriptor, buffer, count)
+            Musl.write(descriptor, buffer, count)
         #else
-        Darwin.write(descriptor, buffer, count)
+            Darwin.write(descriptor, buffer, count)
         #endif
     }
 }

@@ -14,9 +14,9 @@ public enum DefaultTransport {
     public static var shared: any Transport { instance }
 
     #if canImport(CCurl)
-    private static let instance: any Transport = CurlTransport()
+        private static let instance: any Transport = CurlTransport()
     #else
-    private static let instance: any Transport = URLSessionTransport()
+        private static let instance: any Transport = URLSessionTransport()
     #endif
 }
 
@@ -29,13 +29,13 @@ public enum NetKitInfo {
     /// headers replace it.
     public static let userAgent: String = {
         #if os(Linux)
-        let system = "Linux"
+            let system = "Linux"
         #elseif os(macOS)
-        let system = "macOS"
+            let system = "macOS"
         #elseif os(iOS)
-        let system = "iOS"
+            let system = "iOS"
         #else
-        let system = "Apple"
+            let system = "Apple"
         #endif
         return "NetKit/\(version) (\(system))"
     }()

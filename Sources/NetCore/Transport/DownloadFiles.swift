@@ -10,8 +10,12 @@ package enum DownloadFiles {
         if rename(source.path, destination.path) != 0 {
             let code = errno
             guard code == EXDEV else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path,
-                                                               NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [
+                        NSFilePathErrorKey: destination.path,
+                        NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO),
+                    ])
             }
             let staging = temporaryURL(beside: destination)
             try FileManager.default.copyItem(at: source, to: staging)

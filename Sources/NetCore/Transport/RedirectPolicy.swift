@@ -51,7 +51,8 @@ public struct RedirectPolicy: Sendable, Hashable {
             return .stop
         }
         guard let target = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: request.url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), target.host?.isEmpty == false else {
+            let scheme = target.scheme?.lowercased(), target.host?.isEmpty == false
+        else {
             return .refuse(.redirectRefused(reason: "the Location header of a \(response.statusCode) from \(request.host) is not a valid http(s) URL"))
         }
         guard scheme == "http" || scheme == "https" else {

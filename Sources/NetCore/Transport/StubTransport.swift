@@ -68,8 +68,9 @@ public struct StubTransport: Transport {
         }
         progress?(TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes))
         if response.metrics == nil {
-            response.metrics = ResponseMetrics(startDate: started, duration: clock.now - start,
-                                               bytesSent: request.body.contentLength ?? 0, bytesReceived: bytes)
+            response.metrics = ResponseMetrics(
+                startDate: started, duration: clock.now - start,
+                bytesSent: request.body.contentLength ?? 0, bytesReceived: bytes)
         }
         return response
     }
@@ -81,8 +82,9 @@ public struct StubTransport: Transport {
     private func sampleResponse(for request: Request) throws(NetworkError) -> Response {
         let sample = request.target.sampleResponse
         if let error = sample.error { throw error }
-        return Response(statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
-                        request: request, source: .stub)
+        return Response(
+            statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
+            request: request, source: .stub)
     }
 
 }

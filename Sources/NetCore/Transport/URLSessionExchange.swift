@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 import Synchronization
@@ -58,10 +58,20 @@ final class Exchange: Sendable {
     // Every mutable field lives in this mutex.
     private let state = Locked(State())
 
-    /// The session's delegate queue: cancellations run there, in line with the task's callbacks.
+    /// The session's delegate queue (its backlog tells when a stream must pause).
     private let callbackQueue: OperationQueue
+    /// Where running tasks are suspended, resumed and cancelled, one queue per transport.
+    /// FoundationNetworking's task methods wait for the session's own work queue; called from a
+    /// Swift concurrency thread (a reader pulling a chunk, a cancellation handler) they would
+    /// block one of the few threads every task shares. Serial, so a suspend never overtakes the
+    /// cancel that follows it.
+    private let control: DispatchQueue
 
-    init(request: Request, progress: ProgressHandler?, callbackQueue: OperationQueue, stream: ResponseBodySink? = nil) {
+    init(
+        request: Request, progress: ProgressHandler?, callbackQueue: OperationQueue, control: DispatchQueue,
+        stream: ResponseBodySink? = nil
+    ) {
+        self.control = control
         self.request = request
         self.progress = progress
         self.callbackQueue = callbackQueue
@@ -86,12 +96,12 @@ final class Exchange: Sendable {
             return nil
         }
         if let alreadyStopped {
-            task.cancel()
+            control.async { task.cancel() }
             complete(with: .failure(error(for: alreadyStopped)))
             return
         }
         DeadlineWatcher.shared.watch(self)
-        task.resume()
+        control.async { task.resume() }
     }
 
     /// Ends the request now with `reason`; URLSession's later callback is ignored.
@@ -100,13 +110,14 @@ final class Exchange: Sendable {
             guard !state.finished, !state.claimedByDownload, state.stopReason == nil else { return nil }
             state.stopReason = reason
             // A suspended task must run again to be cancelled cleanly.
-            if state.suspended, let task = state.task { callbackQueue.addOperation { task.resume() } }
+            if state.suspended, let task = state.task { control.async { task.resume() } }
             return state.task
         }
         guard let task else { return }
-        // FoundationNetworking on Linux can abort the process when a cancellation races the
-        // task's completion; cancelling on the serial delegate queue keeps the two apart.
-        callbackQueue.addOperation { task.cancel() }
+        // Not on the delegate queue: a fast body can have many chunk callbacks queued there, and
+        // the transfer would run on until they drained. Not on the caller's thread either (see
+        // `control`). The caller is answered below at once; later callbacks find it finished.
+        control.async { task.cancel() }
         complete(with: .failure(error(for: reason)))
     }
 
@@ -172,20 +183,35 @@ final class Exchange: Sendable {
     private func streamBody(_ data: Data, into stream: ResponseBodySink) {
         state.withLock { $0.lastActivity = .now }
         stream.yield(data)
-        guard !stream.hasRoom, let task = state.withLock({ state -> URLSessionTask? in
-            guard !state.suspended else { return nil }
-            state.suspended = true
-            return state.task
-        }) else { return }
-        task.suspend()
-        stream.whenDrained { [weak self] in
+        // Two places can fill up: the reader's buffer, and the delegate queue itself (a fast
+        // server outruns its callbacks, which then pile up as queued chunks). Either suspends.
+        let backlogged = callbackQueue.operationCount > Self.maxQueuedCallbacks
+        guard !stream.hasRoom || backlogged,
+            let task = state.withLock({ state -> URLSessionTask? in
+                guard !state.suspended else { return nil }
+                state.suspended = true
+                return state.task
+            })
+        else { return }
+        control.async { task.suspend() }
+        // Behind the queued callbacks: runs once they have drained.
+        callbackQueue.addOperation { [weak self] in
             guard let self else { return }
-            self.state.withLock { state in
-                state.suspended = false
-                state.lastActivity = .now
-            }
-            self.callbackQueue.addOperation { task.resume() }
+            stream.whenDrained { [self] in resumeStream(task) }
         }
+    }
+
+    /// Queued chunk callbacks past which a stream's task is suspended.
+    private static let maxQueuedCallbacks = 64
+
+    private func resumeStream(_ task: URLSessionTask) {
+        let resume = state.withLock { state -> Bool in
+            guard state.suspended, !state.finished else { return false }
+            state.suspended = false
+            state.lastActivity = .now
+            return true
+        }
+        if resume { control.async { task.resume() } }
     }
 
     /// Upload bytes were sent.
@@ -296,8 +322,10 @@ final class Exchange: Sendable {
             bytesReceived: fileURL.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?.int64Value
                 ?? Int64(data.count)
         )
-        return .success(Response(statusCode: http.statusCode, headers: headers, data: data, request: request,
-                                 fileURL: fileURL, source: .network, metrics: metrics))
+        return .success(
+            Response(
+                statusCode: http.statusCode, headers: headers, data: data, request: request,
+                fileURL: fileURL, source: .network, metrics: metrics))
     }
 
     private static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
@@ -310,17 +338,20 @@ final class Exchange: Sendable {
 
     /// The head of a streamed response: status, headers, no body.
     private func head(of http: HTTPURLResponse) -> Response {
-        let metrics = ResponseMetrics(startDate: startDate, duration: clock.now - startInstant,
-                                      bytesSent: request.body.contentLength ?? 0, bytesReceived: 0)
-        return Response(statusCode: http.statusCode, headers: Self.headers(of: http), data: Data(), request: request,
-                        source: .network, metrics: metrics)
+        let metrics = ResponseMetrics(
+            startDate: startDate, duration: clock.now - startInstant,
+            bytesSent: request.body.contentLength ?? 0, bytesReceived: 0)
+        return Response(
+            statusCode: http.statusCode, headers: Self.headers(of: http), data: Data(), request: request,
+            source: .network, metrics: metrics)
     }
 
     /// A body shorter than its `Content-Length` (when not compressed) was cut off. Redirects are
     /// exempt: URLSession drops the body of a redirect it was told not to follow.
     private static func truncation(of data: Data, headers: HTTPHeaders, status: Int, method: HTTPMethod) -> NetworkError? {
         guard method != .head, status != 204, status != 304, !(300...399).contains(status), headers["Content-Encoding"] == nil,
-              let declared = headers["Content-Length"].flatMap({ Int64($0) }), Int64(data.count) < declared else { return nil }
+            let declared = headers["Content-Length"].flatMap({ Int64($0) }), Int64(data.count) < declared
+        else { return nil }
         return .truncatedResponse(expected: declared, received: Int64(data.count))
     }
 
@@ -424,10 +455,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if !canImport(FoundationNetworking)
-        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
-            completionHandler(.performDefaultHandling, nil)
-            return
-        }
+            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+                completionHandler(.performDefaultHandling, nil)
+                return
+            }
         #endif
         // On Linux (Swift 6.3.1) default handling of an HTTP auth challenge never completes the
         // task. NetKit sends credentials itself, so the challenge is cancelled and the 401 that
@@ -452,13 +483,13 @@ enum URLErrorMapping {
             return .connectionFailed(host: host, reason: urlError.localizedDescription)
         case .networkConnectionLost: return .connectionLost(reason: urlError.localizedDescription)
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-             .clientCertificateRequired:
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired:
             return .tlsFailure(host: host, reason: urlError.localizedDescription)
         case .httpTooManyRedirects, .redirectToNonExistentLocation:
             return .redirectRefused(reason: urlError.localizedDescription)
         case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .zeroByteResource,
-             .unsupportedURL:
+            .unsupportedURL:
             // The same events get the same errors as on CurlTransport: an empty reply is a lost
             // connection there, and -1002 here is libcurl's "unsupported HTTP version" (a
             // malformed status line), since NetKit checks URL schemes before sending.

@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Foundation
 import Synchronization
@@ -25,6 +25,8 @@ public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let delegate: SessionDelegate
     private let callbackQueue: OperationQueue
+    /// Suspends, resumes and cancels tasks off the callers' threads (see `Exchange`).
+    private let control = DispatchQueue(label: "NetKit.URLSessionTransport.control")
 
     /// The session configuration a transport uses unless given one: `.default` without a cookie
     /// store.
@@ -103,8 +105,9 @@ public final class URLSessionTransport: Transport {
         if Task.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
-        let exchange = Exchange(request: request, progress: progress, callbackQueue: callbackQueue,
-                                stream: request.download == nil ? stream : nil)
+        let exchange = Exchange(
+            request: request, progress: progress, callbackQueue: callbackQueue, control: control,
+            stream: request.download == nil ? stream : nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 exchange.continuation = continuation

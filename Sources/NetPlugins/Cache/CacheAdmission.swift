@@ -10,7 +10,8 @@ extension CachePlugin {
         for field in headers {
             if !rule.allowsAuthorization, credentials.isCredential(field.name) { return false }
             if respectsCacheControl, HTTPHeaders.sameName(field.name, "Cache-Control"),
-               CacheControl(value: field.value).noStore {
+                CacheControl(value: field.value).noStore
+            {
                 return false
             }
         }

@@ -21,8 +21,10 @@ public struct CacheEntry: Sendable, Equatable {
     public var varyingHeaders: [VaryingHeader]
 
     /// Creates an entry.
-    public init(statusCode: Int, headers: HTTPHeaders, data: Data, storedAt: Date, version: Int = 0,
-                maxAge: Duration? = nil, varyingHeaders: [VaryingHeader] = []) {
+    public init(
+        statusCode: Int, headers: HTTPHeaders, data: Data, storedAt: Date, version: Int = 0,
+        maxAge: Duration? = nil, varyingHeaders: [VaryingHeader] = []
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.data = data
@@ -45,12 +47,13 @@ public struct CacheEntry: Sendable, Equatable {
 
     /// Whether the entry is past `limit` (and its own ``maxAge``) at `now`.
     public func isExpired(at now: Date, limit: Duration?) -> Bool {
-        let effective: Duration? = switch (limit, maxAge) {
-        case (nil, nil): nil
-        case (let a?, nil): a
-        case (nil, let b?): b
-        case (let a?, let b?): min(a, b)
-        }
+        let effective: Duration? =
+            switch (limit, maxAge) {
+            case (nil, nil): nil
+            case (let a?, nil): a
+            case (nil, let b?): b
+            case (let a?, let b?): min(a, b)
+            }
         guard let effective else { return false }
         return age(at: now) >= effective
     }

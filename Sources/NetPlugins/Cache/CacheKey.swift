@@ -38,11 +38,14 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     ///     `Authorization`, `Cookie`, `Proxy-Authorization` and its own `credentialHeaders`).
     /// - Returns: `nil` when the body cannot be hashed without reading files (file uploads,
     ///   multipart with files): such requests are not cached.
-    public init?(request: Request, version: Int = 0, headerNames: [String] = [], sensitiveData: String? = nil,
-                 credentialHeaders: Set<String> = []) {
+    public init?(
+        request: Request, version: Int = 0, headerNames: [String] = [], sensitiveData: String? = nil,
+        credentialHeaders: Set<String> = []
+    ) {
         let digest = credentialHeaders.isEmpty ? nil : CredentialHeaders(exactly: credentialHeaders).digest(of: request.headers)
-        self.init(request: request, version: version, headerNames: headerNames, sensitiveData: sensitiveData,
-                  credentialDigest: digest)
+        self.init(
+            request: request, version: version, headerNames: headerNames, sensitiveData: sensitiveData,
+            credentialDigest: digest)
     }
 
     /// Builds the key of `request`, ending it with `credentialDigest` (see ``CredentialHeaders``) when given.

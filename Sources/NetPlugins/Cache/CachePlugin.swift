@@ -166,8 +166,9 @@ public struct CachePlugin: Plugin {
     }
 
     private func key(for request: Request, rule: CacheRule, credentialDigest: String?) -> CacheKey? {
-        CacheKey(request: request, version: rule.version, headerNames: keyHeaders, sensitiveData: rule.sensitiveData,
-                 credentialDigest: credentialDigest)
+        CacheKey(
+            request: request, version: rule.version, headerNames: keyHeaders, sensitiveData: rule.sensitiveData,
+            credentialDigest: credentialDigest)
     }
 
     /// The bytes the storage holds.
@@ -183,9 +184,9 @@ public struct CachePlugin: Plugin {
         // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
         let rule = rule(for: request.target)
         guard rule.policy != .ignore, rule.isExplicit || defaultMethods.contains(request.method),
-              request.download == nil, allowsReading(request.headers, rule: rule),
-              case let credentialDigest = credentials.digest(of: request.headers),
-              let key = key(for: request, rule: rule, credentialDigest: credentialDigest)
+            request.download == nil, allowsReading(request.headers, rule: rule),
+            case let credentialDigest = credentials.digest(of: request.headers),
+            let key = key(for: request, rule: rule, credentialDigest: credentialDigest)
         else {
             if rule.policy == .cacheOnly { throw NetworkError.noCachedResponse }
             if request.context[CacheStateKey.self] != nil { request.context[CacheStateKey.self] = nil }
@@ -224,17 +225,18 @@ public struct CachePlugin: Plugin {
 
     public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         guard let state = request.context[CacheStateKey.self], state.rule.policy.writes,
-              (200...299).contains(response.statusCode), response.source != .cache,
-              response.fileURL == nil, request.download == nil,
-              mayStore(for: request, state: state)
+            (200...299).contains(response.statusCode), response.source != .cache,
+            response.fileURL == nil, request.download == nil,
+            mayStore(for: request, state: state)
         else { return .proceed }
         guard let varying = admission(of: response.headers, for: request) else {
             storage.remove(for: state.key)
             return .proceed
         }
         let limit = respectsCacheControl ? CacheControl(response.headers).responseLimit : nil
-        let entry = CacheEntry(statusCode: response.statusCode, headers: response.headers, data: response.data,
-                               storedAt: now(), version: state.rule.version, maxAge: limit, varyingHeaders: varying)
+        let entry = CacheEntry(
+            statusCode: response.statusCode, headers: response.headers, data: response.data,
+            storedAt: now(), version: state.rule.version, maxAge: limit, varyingHeaders: varying)
         try? storage.store(entry, for: state.key)
         return .proceed
     }
@@ -242,17 +244,19 @@ public struct CachePlugin: Plugin {
     public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
         guard let state = request.context[CacheStateKey.self] else { return .proceed }
         if case .unacceptableStatus(let response) = error, response.statusCode == 304,
-           let entry = state.revalidating {
+            let entry = state.revalidating
+        {
             return .recover(refresh(entry, with: response, state: state, request: request))
         }
         guard state.rule.policy == .networkElseCache, Self.isTransportFailure(error),
-              let entry = lookup(state.key, state.rule, for: request) else { return .proceed }
+            let entry = lookup(state.key, state.rule, for: request)
+        else { return .proceed }
         return .recover(cachedResponse(entry, for: request, at: now(), stale: true))
     }
 
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         guard case .success(let response) = result, response.statusCode == 304, response.source != .cache,
-              let state = request.context[CacheStateKey.self], let entry = state.revalidating
+            let state = request.context[CacheStateKey.self], let entry = state.revalidating
         else { return result }
         return .success(refresh(entry, with: response, state: state, request: request))
     }
@@ -281,8 +285,9 @@ public struct CachePlugin: Plugin {
     }
 
     private func cachedResponse(_ entry: CacheEntry, for request: Request, at time: Date, stale: Bool) -> Response {
-        var response = Response(statusCode: entry.statusCode, headers: entry.headers, data: entry.data,
-                                request: request, source: .cache)
+        var response = Response(
+            statusCode: entry.statusCode, headers: entry.headers, data: entry.data,
+            request: request, source: .cache)
         response.cacheInfo = CacheInfo(age: entry.age(at: time), isStale: stale)
         return response
     }
@@ -291,16 +296,19 @@ public struct CachePlugin: Plugin {
         // A metatype comparison first: a failed `as? AnyTarget` cast costs a runtime lookup.
         let target = type(of: target) == AnyTarget.self ? (target as! AnyTarget).base : target
         if Self.adoptsCacheableTarget(type(of: target)), let cacheable = target as? any CacheableTarget {
-            return CacheRule(policy: cacheable.cachePolicy, isExplicit: true, maxAge: cacheable.cacheMaxAge ?? maxAge,
-                             version: cacheable.cacheVersion ?? version, sensitiveData: cacheable.cacheSensitiveData,
-                             allowsAuthorization: cacheable.cachesAuthorizedRequests ?? cachesAuthorizedRequests)
+            return CacheRule(
+                policy: cacheable.cachePolicy, isExplicit: true, maxAge: cacheable.cacheMaxAge ?? maxAge,
+                version: cacheable.cacheVersion ?? version, sensitiveData: cacheable.cacheSensitiveData,
+                allowsAuthorization: cacheable.cachesAuthorizedRequests ?? cachesAuthorizedRequests)
         }
         if let chosen = policyProvider?(target) {
-            return CacheRule(policy: chosen, isExplicit: true, maxAge: maxAge, version: version,
-                             sensitiveData: nil, allowsAuthorization: cachesAuthorizedRequests)
+            return CacheRule(
+                policy: chosen, isExplicit: true, maxAge: maxAge, version: version,
+                sensitiveData: nil, allowsAuthorization: cachesAuthorizedRequests)
         }
-        return CacheRule(policy: policy, isExplicit: false, maxAge: maxAge, version: version,
-                         sensitiveData: nil, allowsAuthorization: cachesAuthorizedRequests)
+        return CacheRule(
+            policy: policy, isExplicit: false, maxAge: maxAge, version: version,
+            sensitiveData: nil, allowsAuthorization: cachesAuthorizedRequests)
     }
 
     /// Whether targets of `type` adopt ``CacheableTarget``, remembered per type: a failed
@@ -321,7 +329,7 @@ public struct CachePlugin: Plugin {
     static func isTransportFailure(_ error: NetworkError) -> Bool {
         switch error {
         case .connectionFailed, .dnsFailure, .timedOut, .connectionLost, .truncatedResponse,
-             .invalidResponse, .transport:
+            .invalidResponse, .transport:
             true
         default:
             false

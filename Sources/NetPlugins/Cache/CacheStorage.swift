@@ -38,7 +38,8 @@ public extension CacheStorage where Self == MemoryAndDiskStorage {
         directory: URL, memoryMaxBytes: Int = 32 * 1024 * 1024, memoryMaxCount: Int = 1000,
         diskMaxBytes: Int = 256 * 1024 * 1024
     ) -> MemoryAndDiskStorage {
-        MemoryAndDiskStorage(memory: MemoryStorage(maxBytes: memoryMaxBytes, maxCount: memoryMaxCount),
-                             disk: DiskStorage(directory: directory, maxBytes: diskMaxBytes))
+        MemoryAndDiskStorage(
+            memory: MemoryStorage(maxBytes: memoryMaxBytes, maxCount: memoryMaxCount),
+            disk: DiskStorage(directory: directory, maxBytes: diskMaxBytes))
     }
 }

@@ -137,7 +137,8 @@ public final class DiskStorage: CacheStorage {
                 continue
             }
             guard name.hasSuffix(Self.fileExtension),
-                  let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            else { continue }
             let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
             let date = attributes[.modificationDate] as? Date ?? .distantPast
             found.append((name, size, date))

@@ -59,14 +59,17 @@ enum EntryFile {
         guard bytes.count >= magic.count + SHA256.byteCount else { return nil }
         let payloadEnd = bytes.count - SHA256.byteCount
         return bytes.withUnsafeBytes { raw -> CacheEntry? in
-            guard SHA256.hash(UnsafeRawBufferPointer(rebasing: raw[0..<payloadEnd]))
-                    .elementsEqual(raw[payloadEnd...]) else { return nil }
+            guard
+                SHA256.hash(UnsafeRawBufferPointer(rebasing: raw[0..<payloadEnd]))
+                    .elementsEqual(raw[payloadEnd...])
+            else { return nil }
             var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<payloadEnd]))
             guard reader.take(magic.count).map({ $0.elementsEqual(magic) }) == true,
-                  let storedKey = reader.string(), storedKey == key.rawValue,
-                  let status = reader.u64(), let storedAt = reader.u64(), let version = reader.u64(),
-                  let hasMaxAge = reader.take(1), let maxAge = reader.u64(),
-                  let headerCount = reader.u32() else { return nil }
+                let storedKey = reader.string(), storedKey == key.rawValue,
+                let status = reader.u64(), let storedAt = reader.u64(), let version = reader.u64(),
+                let hasMaxAge = reader.take(1), let maxAge = reader.u64(),
+                let headerCount = reader.u32()
+            else { return nil }
             var fields: [(String, String)] = []
             for _ in 0..<headerCount {
                 guard let name = reader.string(), let value = reader.string() else { return nil }
@@ -80,7 +83,8 @@ enum EntryFile {
                 varying.append(VaryingHeader(name: name, value: hasValue[hasValue.startIndex] == 1 ? value : nil))
             }
             guard let bodyLength = reader.u64(), bodyLength == UInt64(reader.remaining),
-                  let body = reader.take(Int(bodyLength)) else { return nil }
+                let body = reader.take(Int(bodyLength))
+            else { return nil }
             return CacheEntry(
                 statusCode: Int(Int64(bitPattern: status)), headers: HTTPHeaders(fields: fields), data: Data(body),
                 storedAt: Date(timeIntervalSince1970: Double(bitPattern: storedAt)),

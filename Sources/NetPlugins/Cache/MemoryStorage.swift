@@ -44,7 +44,8 @@ public final class MemoryStorage: CacheStorage {
             }
             guard cost <= maxBytes, maxCount > 0 else { return }
             while state.bytes + cost > maxBytes || state.entries.count + 1 > maxCount,
-                  let oldest = state.order.oldest {
+                let oldest = state.order.oldest
+            {
                 state.order.remove(oldest)
                 if let evicted = state.entries.removeValue(forKey: oldest) { state.bytes -= evicted.entry.cost }
             }

@@ -61,7 +61,7 @@ enum Vary {
         case .headers(let names):
             for name in names {
                 guard let recorded = entry.varyingHeaders.first(where: { $0.name == name }),
-                      recorded.value == value(of: name, in: request, credentials: credentials)
+                    recorded.value == value(of: name, in: request, credentials: credentials)
                 else { return false }
             }
             return true

@@ -87,16 +87,19 @@ enum HARReader {
         // without quoting its entries.
         let start = String(decoding: data.prefix(60), as: UTF8.self)
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return .decodingFailed(type: "HAR 1.2 archive \(name)", keyPath: keyPath, reason: reason,
-                               bodyExcerpt: data.isEmpty ? "(empty file)" : start + (data.count > 60 ? "…" : ""))
+        return .decodingFailed(
+            type: "HAR 1.2 archive \(name)", keyPath: keyPath, reason: reason,
+            bodyExcerpt: data.isEmpty ? "(empty file)" : start + (data.count > 60 ? "…" : ""))
     }
 
     private static func keyPath(of error: DecodingError) -> String? {
-        let context: DecodingError.Context? = switch error {
-        case .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-             .dataCorrupted(let context): context
-        @unknown default: nil
-        }
+        let context: DecodingError.Context? =
+            switch error {
+            case .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+                .dataCorrupted(let context):
+                context
+            @unknown default: nil
+            }
         let path = (context?.codingPath ?? []).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         return path.isEmpty ? nil : path
     }

@@ -24,8 +24,9 @@ final class HARRecorder: Sendable {
         if kept.data.isEmpty, let downloaded = response.fileURL, let data = try? Data(contentsOf: downloaded, options: .mappedIfSafe) {
             kept.data = data
         }
-        let record = CaptureRecord(request: request, response: kept, error: nil, startDate: response.metrics?.startDate ?? startDate,
-                                   duration: response.metrics?.duration ?? duration, bytes: 0, bodiesOmitted: false)
+        let record = CaptureRecord(
+            request: request, response: kept, error: nil, startDate: response.metrics?.startDate ?? startDate,
+            duration: response.metrics?.duration ?? duration, bytes: 0, bodiesOmitted: false)
         let single = try HARDocument(exchanges: [record.redacted(with: redaction)]).encoded()
         guard let entry = Self.entries(of: try Self.object(single, name: "the new entry")).first else {
             throw .encodingFailed(target: "HAR recording", reason: "the new entry was not encoded")
@@ -62,8 +63,9 @@ final class HARRecorder: Sendable {
         }
         let document = try Self.object(data, name: file.path)
         guard (document["log"] as? [String: Any])?["entries"] is [Any] else {
-            throw .decodingFailed(type: "HAR 1.2 archive \(file.path)", keyPath: "log.entries",
-                                  reason: "missing, so nothing can be appended", bodyExcerpt: "(not shown)")
+            throw .decodingFailed(
+                type: "HAR 1.2 archive \(file.path)", keyPath: "log.entries",
+                reason: "missing, so nothing can be appended", bodyExcerpt: "(not shown)")
         }
         return document
     }
@@ -80,8 +82,9 @@ final class HARRecorder: Sendable {
 
     private static func object(_ data: Data, name: String) throws(NetworkError) -> [String: Any] {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw .decodingFailed(type: "HAR 1.2 archive \(name)", keyPath: nil, reason: "not a JSON object",
-                                  bodyExcerpt: "(not shown)")
+            throw .decodingFailed(
+                type: "HAR 1.2 archive \(name)", keyPath: nil, reason: "not a JSON object",
+                bodyExcerpt: "(not shown)")
         }
         return object
     }

@@ -15,7 +15,8 @@ enum ReplayBody {
         if equivalent(live, recorded) { return true }
         let text = String(decoding: recorded, as: UTF8.self)
         guard text.contains(Redaction.placeholder) || text.contains(SecretRedactor.encodedPlaceholder),
-              let redacted = SecretRedactor.redactedBody(of: request, secrets: KnownSecrets(request: request)) else { return false }
+            let redacted = SecretRedactor.redactedBody(of: request, secrets: KnownSecrets(request: request))
+        else { return false }
         return equivalent(redacted, recorded)
     }
 
@@ -29,7 +30,8 @@ enum ReplayBody {
     /// The parsed JSON, or `nil` when the body is not a JSON object or array.
     private static func json(_ data: Data) -> Any? {
         guard let first = data.first(where: { !" \t\r\n".utf8.contains($0) }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
         return try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
 
@@ -54,7 +56,8 @@ enum ReplayBody {
     /// Decoded `(name, value)` pairs, or `nil` when the body does not look like a form.
     private static func formPairs(_ data: Data) -> [(name: String, value: String)]? {
         guard let text = String(data: data, encoding: .utf8), text.contains("="),
-              !text.contains(where: { $0.isWhitespace || $0 == "{" || $0 == "<" }) else { return nil }
+            !text.contains(where: { $0.isWhitespace || $0 == "{" || $0 == "<" })
+        else { return nil }
         return text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (part: Substring) in PercentEncoding.decode(String(part), plusAsSpace: true) ?? String(part) }
@@ -67,7 +70,8 @@ enum ReplayBody {
         guard live.count == recorded.count else { return false }
         var unmatched = live
         for pair in recorded.sorted(by: { $0.value == Redaction.placeholder ? false : $1.value == Redaction.placeholder }) {
-            let position = pair.value == Redaction.placeholder
+            let position =
+                pair.value == Redaction.placeholder
                 ? unmatched.firstIndex { $0.name == pair.name }
                 : unmatched.firstIndex { $0 == pair }
             guard let position else { return false }

@@ -35,9 +35,10 @@ public struct ReplayMatcher: Sendable {
     /// ignored), form bodies as unordered fields, other bodies byte for byte. A recorded
     /// `<redacted>` value matches any value, so bodies NetKit recorded with secrets hidden
     /// still match.
-    public static let methodURLAndBody = methodAndURL.and(ReplayMatcher { request, recorded in
-        ReplayBody.matches(request, recorded: recorded.requestBody)
-    })
+    public static let methodURLAndBody = methodAndURL.and(
+        ReplayMatcher { request, recorded in
+            ReplayBody.matches(request, recorded: recorded.requestBody)
+        })
 
     /// This matcher, and both this and `other` must match.
     public func and(_ other: ReplayMatcher) -> ReplayMatcher {
@@ -48,13 +49,14 @@ public struct ReplayMatcher: Sendable {
     /// request and the recording; a header missing from both matches. A recorded `<redacted>`
     /// value matches any value the request has for that header.
     public func requiringHeaders(_ names: [String]) -> ReplayMatcher {
-        and(ReplayMatcher { request, recorded in
-            names.allSatisfy { name in
-                let live = request.headers[name]
-                let stored = recorded.requestHeaders[name]
-                if stored == Redaction.placeholder { return live != nil }
-                return live == stored
-            }
-        })
+        and(
+            ReplayMatcher { request, recorded in
+                names.allSatisfy { name in
+                    let live = request.headers[name]
+                    let stored = recorded.requestHeaders[name]
+                    if stored == Redaction.placeholder { return live != nil }
+                    return live == stored
+                }
+            })
     }
 }

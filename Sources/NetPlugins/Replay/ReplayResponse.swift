@@ -7,8 +7,10 @@ enum ReplayResponse {
     /// ``ResponseSource/stub`` as its source. A download is written to its destination, as a
     /// real transport would; progress is reported once, complete.
     /// - Throws: ``NetworkError/connectionLost(reason:)`` for an entry recorded without a response.
-    static func make(from exchange: RecordedExchange, for request: Request, source: String,
-                     progress: ProgressHandler?) throws(NetworkError) -> Response {
+    static func make(
+        from exchange: RecordedExchange, for request: Request, source: String,
+        progress: ProgressHandler?
+    ) throws(NetworkError) -> Response {
         guard let status = exchange.statusCode else {
             let detail = exchange.error.map { ": \($0)" } ?? ""
             throw .connectionLost(reason: "entry \(exchange.index) of \(source) recorded no response for \(request.description)\(detail)")
@@ -19,8 +21,9 @@ enum ReplayResponse {
             timeToFirstByte: exchange.timeToFirstByte, bytesSent: request.body.contentLength ?? 0,
             bytesReceived: bytes, httpVersion: exchange.httpVersion
         )
-        var response = Response(statusCode: status, headers: headers(exchange.responseHeaders), data: exchange.responseBody,
-                                request: request, source: .stub, metrics: metrics)
+        var response = Response(
+            statusCode: status, headers: headers(exchange.responseHeaders), data: exchange.responseBody,
+            request: request, source: .stub, metrics: metrics)
         if let download = request.download { try response.storeDownload(at: download) }
         progress?(TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes))
         return response

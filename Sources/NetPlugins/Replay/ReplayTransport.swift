@@ -76,8 +76,10 @@ public struct ReplayTransport: Transport {
     ///   - mode: Replay only (default), or record what is missing.
     /// - Throws: ``/NetCore/NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` naming the field
     ///   when `harData` is not a HAR 1.x document.
-    public init(harData: Data, name: String = "HAR data", matching: ReplayMatcher = .methodAndURL,
-                mode: ReplayMode = .replayOnly) throws(NetworkError) {
+    public init(
+        harData: Data, name: String = "HAR data", matching: ReplayMatcher = .methodAndURL,
+        mode: ReplayMode = .replayOnly
+    ) throws(NetworkError) {
         ledger = ReplayLedger(try HARReader.exchanges(from: harData, name: name))
         source = name
         matcher = matching

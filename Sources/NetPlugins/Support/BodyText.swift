@@ -24,9 +24,10 @@ enum BodyText {
         if data.isEmpty { return "" }
         let redacted = redactedBytes(data, contentType: contentType, redaction: redaction, secrets: secrets)
         if pretty, SecretRedactor.format(contentType: contentType, body: data) == .json,
-           let object = try? JSONSerialization.jsonObject(with: redacted, options: [.fragmentsAllowed]),
-           let rendered = try? JSONSerialization.data(
-               withJSONObject: object, options: [.fragmentsAllowed, .withoutEscapingSlashes, .prettyPrinted, .sortedKeys]) {
+            let object = try? JSONSerialization.jsonObject(with: redacted, options: [.fragmentsAllowed]),
+            let rendered = try? JSONSerialization.data(
+                withJSONObject: object, options: [.fragmentsAllowed, .withoutEscapingSlashes, .prettyPrinted, .sortedKeys])
+        {
             // Rendering decodes escapes, which can spell a secret anew: scrub once more.
             return secrets.scrub(String(decoding: rendered, as: UTF8.self))
         }

@@ -6,7 +6,8 @@ enum Certificate {
     static func der(from data: Data) -> [UInt8]? {
         if let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN CERTIFICATE-----") {
             guard let start = text.range(of: "-----BEGIN CERTIFICATE-----"),
-                  let end = text.range(of: "-----END CERTIFICATE-----", range: start.upperBound..<text.endIndex) else { return nil }
+                let end = text.range(of: "-----END CERTIFICATE-----", range: start.upperBound..<text.endIndex)
+            else { return nil }
             let base64 = text[start.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
             return Data(base64Encoded: String(base64)).map { [UInt8]($0) }
         }
@@ -21,7 +22,7 @@ enum Certificate {
         guard let tbs = certificateFields.next(), tbs.tag == 0x30 else { return nil }
         var fields = DERReader(bytes: tbs.content)
         var element = fields.next()
-        if element?.tag == 0xA0 { element = fields.next() }       // [0] EXPLICIT version
+        if element?.tag == 0xA0 { element = fields.next() }  // [0] EXPLICIT version
         // serialNumber, signature, issuer, validity, subject, then subjectPublicKeyInfo.
         for _ in 0..<5 {
             guard element != nil else { return nil }

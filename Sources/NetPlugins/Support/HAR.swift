@@ -107,8 +107,11 @@ struct HARDocument: Encodable {
         let total = timings.send + timings.wait + timings.receive + max(0, timings.connect)
         let requestType = exchange.requestHeaders["Content-Type"]
         let postData = exchange.requestBody.flatMap { body -> PostData? in
-            body.isEmpty ? nil : PostData(mimeType: requestType ?? "application/octet-stream", params: formParams(body, contentType: requestType),
-                                          text: text(of: body).text)
+            body.isEmpty
+                ? nil
+                : PostData(
+                    mimeType: requestType ?? "application/octet-stream", params: formParams(body, contentType: requestType),
+                    text: text(of: body).text)
         }
         let request = HARRequest(
             method: exchange.method.rawValue, url: exchange.url, httpVersion: httpVersion,
@@ -122,8 +125,9 @@ struct HARDocument: Encodable {
             status: exchange.statusCode ?? 0, statusText: exchange.statusCode.map(reason) ?? "",
             httpVersion: exchange.statusCode == nil ? "" : httpVersion,
             cookies: responseCookies(exchange.responseHeaders), headers: nameValues(exchange.responseHeaders),
-            content: Content(size: exchange.responseBody.count, mimeType: responseType ?? (exchange.responseBody.isEmpty ? "x-unknown" : "application/octet-stream"),
-                             text: exchange.responseBody.isEmpty ? nil : body.text, encoding: body.base64 ? "base64" : nil),
+            content: Content(
+                size: exchange.responseBody.count, mimeType: responseType ?? (exchange.responseBody.isEmpty ? "x-unknown" : "application/octet-stream"),
+                text: exchange.responseBody.isEmpty ? nil : body.text, encoding: body.base64 ? "base64" : nil),
             redirectURL: exchange.responseHeaders["Location"] ?? "",
             bodySize: exchange.statusCode == nil ? -1 : Int(exchange.metrics?.bytesReceived ?? Int64(exchange.responseBody.count))
         )
@@ -155,7 +159,8 @@ struct HARDocument: Encodable {
     /// The fields of an (already redacted) form body, decoded, for HAR's `postData.params`.
     private static func formParams(_ body: Data, contentType: String?) -> [NameValue] {
         guard SecretRedactor.format(contentType: contentType, body: body) == .form,
-              let text = String(data: body, encoding: .utf8) else { return [] }
+            let text = String(data: body, encoding: .utf8)
+        else { return [] }
         return text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (part: Substring) in PercentEncoding.decode(String(part), plusAsSpace: true) ?? String(part) }

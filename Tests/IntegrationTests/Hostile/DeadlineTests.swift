@@ -34,7 +34,9 @@ struct CallDeadlineTests {
                 group.addTask {
                     let clock = ContinuousClock()
                     let start = clock.now
-                    _ = await outcome { try await provider.request(HostileTarget(path: path, content: .query(["count": 100, "interval_ms": 50]), timeout: timeout)) }
+                    _ = await outcome {
+                        try await provider.request(HostileTarget(path: path, content: .query(["count": 100, "interval_ms": 50]), timeout: timeout))
+                    }
                     return clock.now - start
                 }
             }

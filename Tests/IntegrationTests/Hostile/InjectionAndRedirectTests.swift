@@ -12,8 +12,9 @@ struct InjectionAndRedirectTests {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let key = UUID().uuidString
         let provider = Provider<HostileTarget>(transport: kind.make())
-        let smuggling = HostileTarget(path: "/counter/hit", content: .query(["key": key]),
-                                      headers: ["X-Note": "a\r\n\r\nGET /counter/hit?key=\(key) HTTP/1.1\r\nHost: x"])
+        let smuggling = HostileTarget(
+            path: "/counter/hit", content: .query(["key": key]),
+            headers: ["X-Note": "a\r\n\r\nGET /counter/hit?key=\(key) HTTP/1.1\r\nHost: x"])
         let error = await outcome { try await provider.request(smuggling) }.failure
         guard case .invalidRequest(_, let reason)? = error else {
             Issue.record("expected invalidRequest, got \(String(describing: error))")
@@ -49,21 +50,24 @@ struct InjectionAndRedirectTests {
     func sameOriginRedirectKeepsCredentials(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let provider = Provider<HostileTarget>(transport: kind.make())
-        let target = HostileTarget(path: "/redirect-to", content: .query(["url": "/headers"]),
-                                   headers: ["Authorization": "Bearer same", "Cookie": "c=1"], validation: .successCodes)
+        let target = HostileTarget(
+            path: "/redirect-to", content: .query(["url": "/headers"]),
+            headers: ["Authorization": "Bearer same", "Cookie": "c=1"], validation: .successCodes)
         let echoed = try await provider.request(target).decode([String: String].self, atKeyPath: "headers")
         #expect(echoed.first { $0.key.lowercased() == "authorization" }?.value == "Bearer same")
         #expect(echoed.first { $0.key.lowercased() == "cookie" }?.value == "c=1")
     }
 
-    @Test("307 and 308 keep the method and the body; 303 continues as a bodiless GET",
-          arguments: TransportKind.allCases, [307, 308, 303])
+    @Test(
+        "307 and 308 keep the method and the body; 303 continues as a bodiless GET",
+        arguments: TransportKind.allCases, [307, 308, 303])
     func redirectMethodAndBody(kind: TransportKind, status: Int) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let body = Data((0..<50_000).map { UInt8($0 % 251) })
-        let target = HostileTarget(path: "/redirect-to", method: .post,
-                                   content: .withQuery(.data(body, contentType: "application/octet-stream"), ["url": "/echo", "status": status]),
-                                   validation: .successCodes)
+        let target = HostileTarget(
+            path: "/redirect-to", method: .post,
+            content: .withQuery(.data(body, contentType: "application/octet-stream"), ["url": "/echo", "status": status]),
+            validation: .successCodes)
         let echo = try await Provider<HostileTarget>(transport: kind.make()).request(target).json() as? [String: Any]
         if status == 303 {
             #expect(echo?["method"] as? String == "GET")

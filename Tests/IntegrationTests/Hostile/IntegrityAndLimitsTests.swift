@@ -20,8 +20,9 @@ struct IntegrityAndLimitsTests {
 
     // `/cut-in-headers` is absent here: on URLSession it aborts the process inside
     // FoundationNetworking (see FoundationCrashTests); CurlCutHeadersTests covers curl.
-    @Test("Malformed framing is invalidResponse on both transports",
-          arguments: TransportKind.allCases, ["/two-content-lengths", "/bad-status-line", "/bad-chunked"])
+    @Test(
+        "Malformed framing is invalidResponse on both transports",
+        arguments: TransportKind.allCases, ["/two-content-lengths", "/bad-status-line", "/bad-chunked"])
     func malformedFraming(kind: TransportKind, path: String) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(HostileTarget(path: path)) }.failure
@@ -39,7 +40,8 @@ struct IntegrityAndLimitsTests {
     @Test("The connection closing inside the headers is invalidResponse (curl)")
     func cutHeadersCurl() async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
-        let error = await outcome { try await Provider<HostileTarget>(transport: TransportKind.curl.make()).request(HostileTarget(path: "/cut-in-headers")) }.failure
+        let error = await outcome { try await Provider<HostileTarget>(transport: TransportKind.curl.make()).request(HostileTarget(path: "/cut-in-headers")) }
+            .failure
         #expect(Self.kindName(error) == "invalidResponse", "\(String(describing: error))")
     }
 
@@ -93,7 +95,9 @@ struct IntegrityAndLimitsTests {
         let provider = Provider<HostileTarget>(transport: TransportKind.curl.make(), configuration: ProviderConfiguration(maxResponseBytes: nil))
         let target = HostileTarget(path: "/gzip-bomb", content: .query(["mb": 2048]), timeout: .seconds(60))
         // Warm the server's copy of the bomb so the transfer is busy inflating when cancelled.
-        _ = await outcome { try await provider.request(HostileTarget(path: "/gzip-bomb", content: .query(["mb": 2048]), timeout: .seconds(60), maxResponseBytes: 1)) }
+        _ = await outcome {
+            try await provider.request(HostileTarget(path: "/gzip-bomb", content: .query(["mb": 2048]), timeout: .seconds(60), maxResponseBytes: 1))
+        }
         let clock = ContinuousClock()
         let task = Task { await outcome { try await provider.request(target) } }
         try await Task.sleep(for: .milliseconds(400))

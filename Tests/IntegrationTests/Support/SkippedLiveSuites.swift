@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Counts what `.liveServers` skipped and, when the test process exits, prints one line saying
@@ -30,7 +30,8 @@ enum SkippedLiveSuites {
     private static func printNotice() {
         let skipped = count.value
         guard skipped > 0 else { return }
-        let line = "NOTE: \(skipped) live-server suites and tests were skipped (no test servers: "
+        let line =
+            "NOTE: \(skipped) live-server suites and tests were skipped (no test servers: "
             + "NETKIT_HTTPBIN_URL is not set); run scripts/test to start the servers and run them.\n"
         // Swift Testing writes its summary to standard error; write there too so the note
         // follows it, and flush standard output first for anything a test printed.
