@@ -175,7 +175,12 @@ final class Exchange: Sendable {
             state.body.append(data)
             return false
         }
-        if tooLarge, let limit { stop(because: .failed(.responseTooLarge(limit: limit))) }
+        if tooLarge, let limit {
+            stop(because: .failed(.responseTooLarge(limit: limit)))
+        } else if callbackQueue.operationCount > Self.maxQueuedCallbacks {
+            // FoundationNetworking reads ahead of its callbacks; pause it until they drain.
+            pause { resume in resume() }
+        }
     }
 
     /// Passes streamed bytes on; a full reader suspends the task until it has drained (what
@@ -186,9 +191,16 @@ final class Exchange: Sendable {
         // Two places can fill up: the reader's buffer, and the delegate queue itself (a fast
         // server outruns its callbacks, which then pile up as queued chunks). Either suspends.
         let backlogged = callbackQueue.operationCount > Self.maxQueuedCallbacks
-        guard !stream.hasRoom || backlogged,
+        guard !stream.hasRoom || backlogged else { return }
+        pause { resume in stream.whenDrained(resume) }
+    }
+
+    /// Suspends the task (unless it already is); once the queued callbacks have drained,
+    /// `whenReady` gets the function that resumes it.
+    private func pause(whenReady: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        guard
             let task = state.withLock({ state -> URLSessionTask? in
-                guard !state.suspended else { return nil }
+                guard !state.suspended, !state.finished else { return nil }
                 state.suspended = true
                 return state.task
             })
@@ -197,11 +209,11 @@ final class Exchange: Sendable {
         // Behind the queued callbacks: runs once they have drained.
         callbackQueue.addOperation { [weak self] in
             guard let self else { return }
-            stream.whenDrained { [self] in resumeStream(task) }
+            whenReady { [self] in resumeStream(task) }
         }
     }
 
-    /// Queued chunk callbacks past which a stream's task is suspended.
+    /// Queued chunk callbacks past which a task is suspended.
     private static let maxQueuedCallbacks = 64
 
     private func resumeStream(_ task: URLSessionTask) {
