@@ -49,7 +49,8 @@ Endpoints (any method unless noted; query parameters in brackets):
   /bad-chunked                     Transfer-Encoding: chunked with a chunk size that is not hex
   /empty-reply                     reads the request, then closes without a byte (FIN)
   /endless                         200 chunked, 64 KiB chunks for ever (until the client goes)
-  /huge-length [mb=1024]           Content-Length mb MiB, then streams that many bytes
+  /huge-length [mb=1024, key]      Content-Length mb MiB, then streams that many bytes; with key,
+                                   /counter/value?key= tells how many bytes the client took
   /gzip-bomb [mb=1024]             Content-Encoding: gzip; about mb/1000 MiB that inflate to mb MiB
   /big-header [kb=1024]            one header line of kb KiB, then a small body
   /load [key, fail=0, status=503]  /flaky for load tests: same answers, its own counters, and
@@ -589,11 +590,15 @@ class FaultHandler(BaseHTTPRequestHandler):
         self.close_connection = True
         self._send(200, b"", "application/octet-stream", content_length=total)
         block = b"h" * CHUNK
+        key = self._qstr("key", "")
         sent = 0
         while sent < total:
             n = min(CHUNK, total - sent)
             self.wfile.write(block[:n])
             sent += n
+            if key:
+                with _state_lock:
+                    _counters[key] = sent
 
     def h_gzip_bomb(self):
         body = _gzip_bomb(self._qint("mb", 1024))
