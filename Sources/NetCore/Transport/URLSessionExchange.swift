@@ -200,7 +200,7 @@ final class Exchange: Sendable {
     private func pause(whenReady: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         guard
             let task = state.withLock({ state -> URLSessionTask? in
-                guard !state.suspended, !state.finished else { return nil }
+                guard !state.suspended, !state.finished, state.stopReason == nil else { return nil }
                 state.suspended = true
                 return state.task
             })
@@ -218,7 +218,7 @@ final class Exchange: Sendable {
 
     private func resumeStream(_ task: URLSessionTask) {
         let resume = state.withLock { state -> Bool in
-            guard state.suspended, !state.finished else { return false }
+            guard state.suspended, !state.finished, state.stopReason == nil else { return false }
             state.suspended = false
             state.lastActivity = .now
             return true

@@ -47,6 +47,7 @@ struct IntegrityAndLimitsTests {
 
     @Test("An endless body stops at maxResponseBytes", arguments: TransportKind.allCases)
     func endlessBody(kind: TransportKind) async throws {
+        if skipsFloodUnderSanitizer(kind) { return }
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let target = HostileTarget(path: "/endless", timeout: .seconds(20), maxResponseBytes: 4 << 20)
         let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(target) }.failure
@@ -59,6 +60,7 @@ struct IntegrityAndLimitsTests {
 
     @Test("A Content-Length above the limit fails before the body is read", arguments: TransportKind.allCases)
     func hugeContentLength(kind: TransportKind) async throws {
+        if skipsFloodUnderSanitizer(kind) { return }
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let key = UUID().uuidString
         // The provider's default limit (64 MiB) applies; the server announces 1 GiB.
@@ -76,6 +78,7 @@ struct IntegrityAndLimitsTests {
 
     @Test("A gzip bomb stops at the limit counted on decoded bytes", arguments: TransportKind.allCases)
     func gzipBomb(kind: TransportKind) async throws {
+        if skipsFloodUnderSanitizer(kind) { return }
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let target = HostileTarget(path: "/gzip-bomb", content: .query(["mb": 256]), timeout: .seconds(30), maxResponseBytes: 8 << 20)
         let error = await outcome { try await Provider<HostileTarget>(transport: kind.make()).request(target) }.failure
@@ -136,3 +139,11 @@ struct IntegrityAndLimitsTests {
 
 /// Whether the sanitizer pass runs (it slows everything several times).
 let NETKIT_SANITIZED = ProcessInfo.processInfo.environment["NETKIT_SANITIZER"] == "1"
+
+/// Whether a URLSession variant of an unpaced multi-gigabyte endpoint should be left out: under
+/// the thread sanitizer FoundationNetworking drains such a body so slowly that the fault server
+/// stays busy for minutes and the tests after it time out. The plain `scripts/test` run covers
+/// these variants; the sanitizer pass keeps the curl ones.
+func skipsFloodUnderSanitizer(_ kind: TransportKind) -> Bool {
+    NETKIT_SANITIZED && kind == .urlSession
+}
