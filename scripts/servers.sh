@@ -3,7 +3,8 @@
 #
 #   source scripts/servers.sh
 #   netkit_install_deps [--bench]   # apt-get (or pip in a venv) whatever is missing; quick when present
-#   netkit_start_servers            # httpbin, nginx (TLS + HTTP/2, and plain HTTP), fault server, upload sink
+#   netkit_start_servers            # httpbin, nginx (TLS + HTTP/2, plain HTTP, mutual TLS), fault server,
+#                                   # upload sink, strict mutual-TLS server, tinyproxy (open and BasicAuth)
 #   ...                             # NETKIT_* variables are exported (see below)
 #   netkit_stop_servers             # kills exactly the processes started above; safe to call twice
 #
@@ -16,6 +17,18 @@
 #   NETKIT_FAULT_URL     http://127.0.0.1:P   scripts/fault_server.py
 #   NETKIT_SINK_URL      http://127.0.0.1:P   scripts/upload_sink.py
 #   NETKIT_WEBROOT       nginx web root (small.json, bytes-1m.bin; drop big files here)
+#   NETKIT_MTLS_URL      https://127.0.0.1:P  nginx, ssl_verify_client on (no/untrusted client cert: 400);
+#                                             /whoami answers the client certificate's subject ("CN=client")
+#   NETKIT_MTLS_STRICT_URL https://127.0.0.1:P scripts/mtls_handshake_server.py: CERT_REQUIRED, so a missing or
+#                                             untrusted client cert fails the TLS handshake; answers the subject
+#   NETKIT_MTLS_CA       path of the CA (PEM) made per run: it signed both mTLS servers' and the client's certs
+#   NETKIT_CLIENT_CERT   path of the client certificate (PEM, CN=client, signed by NETKIT_MTLS_CA)
+#   NETKIT_CLIENT_KEY    path of its private key (PEM, unencrypted)
+#   NETKIT_CLIENT_P12    the same identity as PKCS#12, password "secret"
+#   NETKIT_OTHER_CLIENT_CERT / NETKIT_OTHER_CLIENT_KEY  a self-signed client cert (CN=stranger) that no
+#                                             server trusts, for the refused case
+#   NETKIT_PROXY_URL     http://127.0.0.1:P   tinyproxy, no authentication (CONNECT allowed to the TLS ports)
+#   NETKIT_AUTH_PROXY_URL http://127.0.0.1:P  tinyproxy with "BasicAuth user pass" (credentials not in the URL)
 #   NETKIT_REQUIRE_SERVERS=1
 #   NETKIT_SERVERS_DIR   the temporary directory (logs, config, cert); removed by netkit_stop_servers
 # The same exports are written to "$NETKIT_SERVERS_DIR/env.sh".
@@ -39,6 +52,13 @@ _netkit_python() {
 _netkit_nginx_bin() {
   if command -v nginx >/dev/null 2>&1; then command -v nginx
   elif [ -x /usr/sbin/nginx ]; then printf '%s\n' /usr/sbin/nginx
+  else return 1
+  fi
+}
+
+_netkit_tinyproxy_bin() {
+  if command -v tinyproxy >/dev/null 2>&1; then command -v tinyproxy
+  elif [ -x /usr/bin/tinyproxy ]; then printf '%s\n' /usr/bin/tinyproxy
   else return 1
   fi
 }
@@ -105,6 +125,7 @@ netkit_install_deps() {
   command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
   command -v curl >/dev/null 2>&1 || pkgs+=(curl ca-certificates)
   _netkit_nginx_bin >/dev/null 2>&1 || pkgs+=(nginx)
+  _netkit_tinyproxy_bin >/dev/null 2>&1 || pkgs+=(tinyproxy)
   [ -x /usr/bin/python3 ] || command -v python3 >/dev/null 2>&1 || pkgs+=(python3)
   if [ "$bench" -eq 1 ]; then
     command -v wrk >/dev/null 2>&1 || pkgs+=(wrk)
@@ -188,12 +209,13 @@ _netkit_pid_alive() {
   [ "$st" != "Z" ]
 }
 
-# _netkit_start_py_server SCRIPT NAME VAR: starts a python server that prints "PORT <n>" first,
-# records its PID, and stores the port in the variable named VAR (no subshell: the PID must stay
-# a child of this shell).
+# _netkit_start_py_server SCRIPT NAME VAR [ARGS...]: starts a python server (port 0, then ARGS)
+# that prints "PORT <n>" first, records its PID, and stores the port in the variable named VAR (no
+# subshell: the PID must stay a child of this shell).
 _netkit_start_py_server() {
   local script="$1" name="$2" var="$3" dir="$NETKIT_SERVERS_DIR" pid port="" i
-  "$(_netkit_python)" -u "$NETKIT_SCRIPTS_DIR/$script" 0 >"$dir/$name.out" 2>"$dir/$name.log" </dev/null &
+  shift 3
+  "$(_netkit_python)" -u "$NETKIT_SCRIPTS_DIR/$script" 0 "$@" >"$dir/$name.out" 2>"$dir/$name.log" </dev/null &
   pid=$!
   NETKIT_SERVER_PIDS+=("$pid")
   for i in $(seq 1 400); do
@@ -216,15 +238,60 @@ _netkit_write_webroot() {
   head -c 1048576 /dev/urandom >"$root/bytes-1m.bin"
 }
 
+# _netkit_make_mtls_certs DIR: a CA, a server certificate (127.0.0.1 / localhost) and a client
+# certificate (CN=client) signed by it, the client identity as PKCS#12 (password "secret"), and a
+# self-signed client certificate (CN=stranger) that nothing trusts. Keys are mode 600.
+_netkit_make_mtls_certs() {
+  local d="$1" log="$1/openssl.out"
+  mkdir -p "$d" && chmod 755 "$d"
+  {
+    openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -subj "/CN=NetKit Test CA" \
+      -keyout "$d/ca.key" -out "$d/ca.pem" &&
+    openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=127.0.0.1" -keyout "$d/server.key" -out "$d/server.csr" &&
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$d/server.ext" &&
+    openssl x509 -req -in "$d/server.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial -days 2 -sha256 \
+      -extfile "$d/server.ext" -out "$d/server.pem" &&
+    openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=client" -keyout "$d/client.key" -out "$d/client.csr" &&
+    printf 'extendedKeyUsage=clientAuth\n' >"$d/client.ext" &&
+    openssl x509 -req -in "$d/client.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial -days 2 -sha256 \
+      -extfile "$d/client.ext" -out "$d/client.pem" &&
+    openssl pkcs12 -export -in "$d/client.pem" -inkey "$d/client.key" -name client -passout pass:secret \
+      -out "$d/client.p12" &&
+    openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -subj "/CN=stranger" \
+      -keyout "$d/stranger.key" -out "$d/stranger.pem"
+  } >"$log" 2>&1 || { _netkit_die "openssl (mutual TLS certificates) failed"; cat "$log" >&2; return 1; }
+  chmod 644 "$d"/*.pem
+  chmod 600 "$d"/*.key "$d/client.p12"
+}
+
+# _netkit_start_tinyproxy BIN NAME PORT AUTH_LINE CONNECT_PORT...: tinyproxy in the foreground on
+# 127.0.0.1:PORT (clients from 127.0.0.1 only), CONNECT allowed to the given ports only; AUTH_LINE
+# ("BasicAuth user pass" or "") goes into its config. Records the PID.
+_netkit_start_tinyproxy() {
+  local bin="$1" name="$2" port="$3" auth="$4" dir="$NETKIT_SERVERS_DIR" p
+  shift 4
+  {
+    printf '# generated by scripts/servers.sh\n'
+    printf 'Port %s\nListen 127.0.0.1\nAllow 127.0.0.1\nTimeout 30\nMaxClients 100\n' "$port"
+    # tinyproxy adds "Via: 1.1 tinyproxy (...)" to forwarded responses: tests use it to see the route.
+    printf 'LogLevel Warning\n'
+    for p in "$@"; do printf 'ConnectPort %s\n' "$p"; done
+    if [ -n "$auth" ]; then printf '%s\n' "$auth"; fi
+  } >"$dir/$name.conf"
+  "$bin" -d -c "$dir/$name.conf" </dev/null >>"$dir/$name.log" 2>&1 &
+  NETKIT_SERVER_PIDS+=("$!")
+}
+
 netkit_start_servers() {
   if [ -n "${NETKIT_SERVERS_DIR:-}" ] && [ -d "${NETKIT_SERVERS_DIR:-}" ] && [ "${#NETKIT_SERVER_PIDS[@]}" -gt 0 ]; then
     _netkit_die "servers already started ($NETKIT_SERVERS_DIR); call netkit_stop_servers first"; return 1
   fi
-  local t0 dir py nginx gunicorn
+  local t0 dir py nginx gunicorn tinyproxy
   t0="$(date +%s.%N)"
   py="$(_netkit_python)"
   nginx="$(_netkit_nginx_bin)" || { _netkit_die "nginx not found (run netkit_install_deps)"; return 1; }
   gunicorn="$(_netkit_httpbin_gunicorn)" || { _netkit_die "httpbin/gunicorn not found (run netkit_install_deps)"; return 1; }
+  tinyproxy="$(_netkit_tinyproxy_bin)" || { _netkit_die "tinyproxy not found (run netkit_install_deps)"; return 1; }
   command -v curl >/dev/null 2>&1 || { _netkit_die "curl not found (run netkit_install_deps)"; return 1; }
   command -v openssl >/dev/null 2>&1 || { _netkit_die "openssl not found (run netkit_install_deps)"; return 1; }
 
@@ -234,7 +301,7 @@ netkit_start_servers() {
   NETKIT_SERVER_PIDS=()
   export NETKIT_SERVERS_DIR
 
-  if ! _netkit_start_servers_inner "$dir" "$py" "$nginx" "$gunicorn"; then
+  if ! _netkit_start_servers_inner "$dir" "$py" "$nginx" "$gunicorn" "$tinyproxy"; then
     _netkit_log "startup failed; logs follow"
     local f
     for f in "$dir"/*.log "$dir"/nginx/error.log; do
@@ -248,9 +315,11 @@ netkit_start_servers() {
 }
 
 _netkit_start_servers_inner() {
-  local dir="$1" py="$2" nginx="$3" gunicorn="$4" ports p_httpbin p_tls p_plain p_fault p_sink
-  ports="$(_netkit_free_ports 3)" || return 1
+  local dir="$1" py="$2" nginx="$3" gunicorn="$4" tinyproxy="$5" ports p_httpbin p_tls p_plain p_fault p_sink
+  local p_mtls p_strict p_proxy p_auth_proxy
+  ports="$(_netkit_free_ports 6)" || return 1
   p_httpbin="$(sed -n 1p <<<"$ports")"; p_tls="$(sed -n 2p <<<"$ports")"; p_plain="$(sed -n 3p <<<"$ports")"
+  p_mtls="$(sed -n 4p <<<"$ports")"; p_proxy="$(sed -n 5p <<<"$ports")"; p_auth_proxy="$(sed -n 6p <<<"$ports")"
 
   # --- a) httpbin ---------------------------------------------------------------------------
   local gargs=(--chdir "$dir" -b "127.0.0.1:$p_httpbin" -w 2 -k gthread --threads 16
@@ -276,6 +345,13 @@ _netkit_start_servers_inner() {
   local pin
   pin="$(openssl x509 -in "$ngx/cert.pem" -pubkey -noout | openssl pkey -pubin -outform der \
          | openssl dgst -sha256 -binary | base64)" || { _netkit_die "pin computation failed"; return 1; }
+  _netkit_make_mtls_certs "$dir/mtls" || return 1
+  local mt="$dir/mtls"
+  # Strict mutual-TLS server (client certificate demanded in the handshake), before nginx, which
+  # redirects to it.
+  _netkit_start_py_server mtls_handshake_server.py mtls_strict p_strict \
+    "$mt/server.pem" "$mt/server.key" "$mt/ca.pem" || return 1
+  local pid_strict="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
   local user_line=""
   [ "$(id -u)" -eq 0 ] && user_line="user root;"
   cat >"$ngx/nginx.conf" <<EOF
@@ -319,6 +395,21 @@ http {
         # Per-hop TLS tests: a page on "localhost" that redirects to the same server as 127.0.0.1.
         location = /to-ip { return 302 https://127.0.0.1:$p_tls/small.json; }
     }
+    # Mutual TLS: nginx completes the handshake without a trusted client certificate and answers 400.
+    server {
+        listen 127.0.0.1:$p_mtls ssl http2;
+        server_name 127.0.0.1 localhost;
+        ssl_certificate     $mt/server.pem;
+        ssl_certificate_key $mt/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_client_certificate $mt/ca.pem;
+        ssl_verify_client on;
+        root $root;
+        location / { }
+        location = /whoami { default_type text/plain; return 200 "\$ssl_client_s_dn"; }
+        # Identity-leak tests: from "localhost" to the strict server as 127.0.0.1 (another host).
+        location = /to-strict-ip { return 302 https://127.0.0.1:$p_strict/; }
+    }
     server {
         listen 127.0.0.1:$p_plain;
         server_name 127.0.0.1 localhost;
@@ -338,6 +429,13 @@ EOF
   _netkit_start_py_server upload_sink.py sink p_sink || return 1
   local pid_sink="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
 
+
+  # --- e) tinyproxy: open, and with BasicAuth user/pass; CONNECT only to the TLS servers' ports --
+  _netkit_start_tinyproxy "$tinyproxy" proxy "$p_proxy" "" "$p_tls" "$p_mtls" "$p_strict" || return 1
+  local pid_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+  _netkit_start_tinyproxy "$tinyproxy" auth_proxy "$p_auth_proxy" "BasicAuth user pass" "$p_tls" "$p_mtls" "$p_strict" || return 1
+  local pid_auth_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+
   export NETKIT_HTTPBIN_URL="http://127.0.0.1:$p_httpbin"
   export NETKIT_TLS_URL="https://127.0.0.1:$p_tls"
   export NETKIT_NGINX_URL="http://127.0.0.1:$p_plain"
@@ -346,6 +444,16 @@ EOF
   export NETKIT_FAULT_URL="http://127.0.0.1:$p_fault"
   export NETKIT_SINK_URL="http://127.0.0.1:$p_sink"
   export NETKIT_WEBROOT="$root"
+  export NETKIT_MTLS_URL="https://127.0.0.1:$p_mtls"
+  export NETKIT_MTLS_STRICT_URL="https://127.0.0.1:$p_strict"
+  export NETKIT_MTLS_CA="$mt/ca.pem"
+  export NETKIT_CLIENT_CERT="$mt/client.pem"
+  export NETKIT_CLIENT_KEY="$mt/client.key"
+  export NETKIT_CLIENT_P12="$mt/client.p12"
+  export NETKIT_OTHER_CLIENT_CERT="$mt/stranger.pem"
+  export NETKIT_OTHER_CLIENT_KEY="$mt/stranger.key"
+  export NETKIT_PROXY_URL="http://127.0.0.1:$p_proxy"
+  export NETKIT_AUTH_PROXY_URL="http://127.0.0.1:$p_auth_proxy"
   export NETKIT_REQUIRE_SERVERS=1
 
   # --- readiness --------------------------------------------------------------------------------
@@ -354,11 +462,20 @@ EOF
   _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 "nginx (plain)" "$pid_nginx" || return 1
   _netkit_wait_http "$NETKIT_FAULT_URL/healthz" 20 "fault server" "$pid_fault" || return 1
   _netkit_wait_http "$NETKIT_SINK_URL/healthz" 20 "upload sink" "$pid_sink" || return 1
+  _netkit_wait_http "$NETKIT_MTLS_URL/whoami" 20 "nginx (mutual TLS)" "$pid_nginx" \
+    --cacert "$NETKIT_MTLS_CA" --cert "$NETKIT_CLIENT_CERT" --key "$NETKIT_CLIENT_KEY" || return 1
+  _netkit_wait_http "$NETKIT_MTLS_STRICT_URL/" 20 "strict mutual-TLS server" "$pid_strict" \
+    --cacert "$NETKIT_MTLS_CA" --cert "$NETKIT_CLIENT_CERT" --key "$NETKIT_CLIENT_KEY" || return 1
+  _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 tinyproxy "$pid_proxy" --proxy "$NETKIT_PROXY_URL" || return 1
+  _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 "tinyproxy (BasicAuth)" "$pid_auth_proxy" \
+    --proxy "$NETKIT_AUTH_PROXY_URL" --proxy-user user:pass || return 1
 
   local v
   {
     for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT NETKIT_TLS_PIN \
-             NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
+             NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL \
+             NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT \
+             NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
       printf 'export %s=%q\n' "$v" "${!v}"
     done
   } >"$dir/env.sh"
@@ -367,8 +484,10 @@ EOF
 netkit_print_servers() {
   local v
   for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_FAULT_URL NETKIT_SINK_URL \
-           NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT; do
-    printf '  %-20s %s\n' "$v" "${!v:-}"
+           NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA \
+           NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY \
+           NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL; do
+    printf '  %-24s %s\n' "$v" "${!v:-}"
   done
 }
 
@@ -407,6 +526,8 @@ netkit_stop_servers() {
     esac
   fi
   unset NETKIT_SERVERS_DIR NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT \
-        NETKIT_TLS_PIN NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_REQUIRE_SERVERS
+        NETKIT_TLS_PIN NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_REQUIRE_SERVERS \
+        NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY \
+        NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL
   return 0
 }

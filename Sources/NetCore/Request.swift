@@ -86,27 +86,6 @@ public struct DownloadDestination: Sendable, Hashable {
     }
 }
 
-/// TLS requirements for one request: public-key pins and extra trusted certificates.
-///
-/// Attached by ``Plugin``s (the pinning plugin) and enforced by the transport. A transport that
-/// cannot enforce a policy fails the request with ``NetworkError/tlsPolicyUnsupported(transport:host:)``.
-public struct TLSPolicy: Sendable, Hashable {
-    /// Base64 SHA-256 digests of acceptable SubjectPublicKeyInfo (the value after `sha256//`).
-    /// Empty means no pinning.
-    public var pinnedKeyHashes: [String]
-    /// Extra certificates to trust (PEM or DER), for self-signed or private-CA servers.
-    public var trustedCertificates: [Data]
-    /// Whether the certificate's name must match the host. On by default.
-    public var validatesHost: Bool
-
-    /// Creates a policy.
-    public init(pinnedKeyHashes: [String] = [], trustedCertificates: [Data] = [], validatesHost: Bool = true) {
-        self.pinnedKeyHashes = pinnedKeyHashes
-        self.trustedCertificates = trustedCertificates
-        self.validatesHost = validatesHost
-    }
-}
-
 /// Size limits a transport enforces while a response arrives.
 public struct ResponseLimits: Sendable, Hashable {
     /// The most bytes of an in-memory body, counted after decompression (`nil`: no limit).

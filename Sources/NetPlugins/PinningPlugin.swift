@@ -13,6 +13,10 @@ import NetCore
 /// let provider = Provider<API>(transport: CurlTransport(), plugins: [pinning])
 /// ```
 ///
+/// A pin can also carry a client certificate for mutual TLS
+/// (`try .init(host: "mtls.example.com", certificates: [caPEM], clientIdentity: .pkcs12(p12, password: pw))`);
+/// it is presented only to hosts that pin matches, on the first request and on every redirect hop.
+///
 /// Only `https` requests to a configured host get a policy; every other request is left alone.
 /// An exact host wins over a wildcard; among wildcards the longest suffix wins. `*.example.com`
 /// matches one extra label (`a.example.com`, not `example.com` or `a.b.example.com`);
@@ -33,6 +37,9 @@ public struct PinningPlugin: Plugin {
         public let certificates: [Data]
         /// Whether the certificate name must match the host.
         public let validatesHost: Bool
+        /// The client certificate presented to this host pattern's servers (mutual TLS), or `nil`.
+        /// Only requests (and redirect hops) whose URL this pin matches carry it.
+        public let clientIdentity: ClientIdentity?
 
         /// Creates a pin.
         /// - Parameters:
@@ -41,17 +48,22 @@ public struct PinningPlugin: Plugin {
         ///     `sha256//`. Use ``PinningPlugin/pin(ofCertificateAt:)`` to compute one.
         ///   - certificates: Extra certificates to trust, PEM or DER.
         ///   - validatesHost: Check the certificate's name. Default `true`.
+        ///   - clientIdentity: A client certificate to present to this host (mutual TLS). Default
+        ///     `nil`. A pin may hold only an identity, for a host with a public certificate.
         /// - Throws: ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` for an empty host, a pin that is
-        ///   not a base64 SHA-256 digest, a certificate that is not PEM or DER, or no pins and no
-        ///   certificates at all.
-        public init(host: String, keyHashes: [String] = [], certificates: [Data] = [], validatesHost: Bool = true) throws(NetworkError) {
+        ///   not a base64 SHA-256 digest, a certificate that is not PEM or DER, or no pins, no
+        ///   certificates and no client identity at all.
+        public init(
+            host: String, keyHashes: [String] = [], certificates: [Data] = [], validatesHost: Bool = true,
+            clientIdentity: ClientIdentity? = nil
+        ) throws(NetworkError) {
             let host = host.lowercased().trimmingCharacters(in: .whitespaces)
             let bare = host.hasPrefix("**.") ? host.dropFirst(3) : host.hasPrefix("*.") ? host.dropFirst(2) : host[...]
             guard !bare.isEmpty, !bare.contains("*") else {
                 throw .pluginFailed(plugin: "PinningPlugin", reason: "\"\(host)\" is not a host or a *. / **. wildcard pattern")
             }
-            guard !keyHashes.isEmpty || !certificates.isEmpty else {
-                throw .pluginFailed(plugin: "PinningPlugin", reason: "the pin for \(host) has neither key hashes nor certificates")
+            guard !keyHashes.isEmpty || !certificates.isEmpty || clientIdentity != nil else {
+                throw .pluginFailed(plugin: "PinningPlugin", reason: "the pin for \(host) has no key hashes, certificates or client identity")
             }
             var hashes: [String] = []
             for hash in keyHashes {
@@ -70,6 +82,7 @@ public struct PinningPlugin: Plugin {
             self.keyHashes = hashes
             self.certificates = certificates
             self.validatesHost = validatesHost
+            self.clientIdentity = clientIdentity
         }
 
         /// How specific the pattern is for `host` (higher wins), or `nil` when it does not match.
@@ -126,6 +139,8 @@ public struct PinningPlugin: Plugin {
         policy.pinnedKeyHashes.append(contentsOf: pin.keyHashes.filter { !policy.pinnedKeyHashes.contains($0) })
         policy.trustedCertificates.append(contentsOf: pin.certificates)
         policy.validatesHost = policy.validatesHost && pin.validatesHost
+        // An identity an earlier plugin chose for this URL wins; the pin's fills the gap.
+        policy.clientIdentity = policy.clientIdentity ?? pin.clientIdentity
         return policy
     }
 

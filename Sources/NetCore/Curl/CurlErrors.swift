@@ -7,6 +7,16 @@
         static func map(_ code: CURLcode, transfer: CurlTransfer) -> NetworkError {
             let host = transfer.request.host
             let detail = transfer.handle.errorMessage ?? String(cString: curl_easy_strerror(code))
+            if let proxy = CurlProxy.server(for: transfer.request, configuration: transfer.configuration),
+                let error = CurlProxy.failure(code, detail: detail, server: proxy, transfer: transfer)
+            {
+                return error
+            }
+            if let error = CurlTLS.clientCertificateFailure(
+                code: Int(code.rawValue), detail: detail, host: host, identity: transfer.request.tls?.clientIdentity)
+            {
+                return error
+            }
             switch code.rawValue {
             case 1:  // CURLE_UNSUPPORTED_PROTOCOL
                 let scheme = transfer.request.url.scheme?.lowercased()
@@ -19,8 +29,8 @@
                     target: describe(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
             case 3:  // CURLE_URL_MALFORMAT
                 return .invalidRequest(target: describe(transfer.request.target), reason: "malformed URL: \(detail)")
-            case 5:  // CURLE_COULDNT_RESOLVE_PROXY
-                return .connectionFailed(host: host, reason: "the proxy could not be resolved: \(detail)")
+            case 5:  // CURLE_COULDNT_RESOLVE_PROXY (only with a proxy, mapped by CurlProxy above)
+                return .proxyFailed(proxy: "(unknown)", reason: "the proxy could not be resolved: \(detail)")
             case 6:  // CURLE_COULDNT_RESOLVE_HOST
                 return .dnsFailure(host: host)
             case 7:  // CURLE_COULDNT_CONNECT

@@ -34,6 +34,79 @@
                 // The given certificates are the only anchors for this request (see CurlTransport).
                 _ = netkit_easy_setopt_ptr(easy, CURLOPT_CAPATH, nil)
             }
+            if let identity = policy.clientIdentity {
+                try present(identity, to: easy, host: host)
+            }
+        }
+
+        /// Sets the client certificate and key as in-memory blobs (libcurl copies them), so the
+        /// key never touches the disk. The certificate blob is part of libcurl's connection and
+        /// TLS-session matching: a connection that presented an identity is never reused for a
+        /// request without it (or with another one).
+        private static func present(_ identity: ClientIdentity, to easy: UnsafeMutableRawPointer, host: String) throws(NetworkError) {
+            let unsupported = NetworkError.tlsFailure(
+                host: host, reason: "this libcurl build cannot use in-memory client certificates (CURLOPT_SSLCERT_BLOB); the request was not sent")
+            func blob(_ option: CURLoption, _ data: Data) -> Bool {
+                data.withUnsafeBytes { bytes in netkit_easy_setopt_blob(easy, option, bytes.baseAddress, bytes.count) } == CURLE_OK
+            }
+            switch identity {
+            case .pem(let certificate, let key, let passphrase):
+                guard blob(CURLOPT_SSLCERT_BLOB, certificate), blob(CURLOPT_SSLKEY_BLOB, key) else { throw unsupported }
+                _ = netkit_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
+                _ = netkit_easy_setopt_string(easy, CURLOPT_SSLKEYTYPE, "PEM")
+                if let passphrase { _ = netkit_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
+            case .pkcs12(let bundle, let password):
+                guard blob(CURLOPT_SSLCERT_BLOB, bundle) else { throw unsupported }
+                _ = netkit_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "P12")
+                _ = netkit_easy_setopt_string(easy, CURLOPT_KEYPASSWD, password)
+            }
+        }
+
+        /// The TLS error for a handshake the server ended over the client certificate (missing,
+        /// refused) or a client identity libcurl could not load, or `nil` for other failures.
+        ///
+        /// Verified with OpenSSL 3 and libcurl 7.88: under TLS 1.3 a server that demands a
+        /// certificate sends its alert after the client's handshake, so it arrives as a receive
+        /// error (56, "tlsv13 alert certificate required" / "tlsv1 alert unknown ca"); under TLS 1.2
+        /// it is a handshake error (35, "alert handshake failure" / "alert unknown ca"); an
+        /// unusable certificate, key or password is 58; some builds report 98 (CURLE_SSL_CLIENTCERT).
+        static func clientCertificateFailure(code: Int, detail: String, host: String, identity: ClientIdentity?) -> NetworkError? {
+            let text = detail.lowercased()
+            let required =
+                identity == nil
+                ? "the server requires a client certificate and none was configured; add a ClientIdentity to the TLS policy (for example PinningPlugin.Pin(clientIdentity:))"
+                : "the server requires a client certificate and did not accept the one presented"
+            let refused =
+                "the server refused the client certificate (it does not trust the certificate's issuer, or the certificate is expired, revoked or not meant for client authentication)"
+            let unusable =
+                "the client certificate or its key could not be used (not PEM / PKCS#12, a wrong password or passphrase, or a key that does not belong to the certificate)"
+            switch code {
+            case 58:  // CURLE_SSL_CERTPROBLEM
+                return .tlsFailure(host: host, reason: "\(unusable): \(detail)")
+            case 98:  // CURLE_SSL_CLIENTCERT
+                return .tlsFailure(host: host, reason: "\(required): \(detail)")
+            case 35, 55, 56:
+                guard text.contains("alert"), text.contains("ssl") || text.contains("tls") else { return nil }
+                if text.contains("certificate required") {
+                    return .tlsFailure(host: host, reason: "\(required): \(detail)")
+                }
+                let certificateAlerts = [
+                    "bad certificate", "unknown ca", "certificate unknown", "unsupported certificate", "certificate revoked",
+                    "certificate expired", "access denied",
+                ]
+                if identity != nil, certificateAlerts.contains(where: text.contains) {
+                    return .tlsFailure(host: host, reason: "\(refused): \(detail)")
+                }
+                if identity == nil, text.contains("handshake failure") {
+                    return .tlsFailure(
+                        host: host,
+                        reason: "the server ended the handshake; if it requires a client certificate, add a ClientIdentity to the TLS policy: \(detail)")
+                }
+                // Any other TLS alert is still a TLS failure, not a lost connection.
+                return .tlsFailure(host: host, reason: detail)
+            default:
+                return nil
+            }
         }
 
         /// `sha256//<a>;sha256//<b>` from base64 digests (a `sha256//` prefix is accepted).

@@ -61,6 +61,7 @@
                 _ = netkit_easy_setopt_long(easy, CURLOPT_STREAM_WEIGHT, request.target.priority.rawValue)
             }
             try CurlTLS.apply(request.tls, to: easy, host: request.host)
+            try CurlProxy.apply(for: request, configuration: configuration, to: easy)
 
             if let destination = request.download {
                 download = try CurlDownload(destination: destination)

@@ -42,11 +42,17 @@
             /// Whether libcurl prints its verbose trace to stderr. Off by default: the trace shows
             /// headers, credentials included.
             public var verbose: Bool
+            /// The proxies requests go through, or `nil` (the default) for none. Environment
+            /// variables such as `HTTPS_PROXY` are ignored unless you pass
+            /// ``ProxyConfiguration/fromEnvironment(_:)`` here. A request's own
+            /// ``Request/proxy`` replaces this value for that request.
+            public var proxy: ProxyConfiguration?
 
             /// Creates a configuration.
             public init(
                 maxConnectionsPerHost: Int = 16, maxTotalConnections: Int = 128, connectTimeout: Duration = .seconds(10),
-                redirectPolicy: RedirectPolicy = .secure, maxRedirects: Int = 10, verbose: Bool = false
+                redirectPolicy: RedirectPolicy = .secure, maxRedirects: Int = 10, verbose: Bool = false,
+                proxy: ProxyConfiguration? = nil
             ) {
                 self.maxConnectionsPerHost = maxConnectionsPerHost
                 self.maxTotalConnections = maxTotalConnections
@@ -54,6 +60,7 @@
                 self.redirectPolicy = redirectPolicy
                 self.maxRedirects = maxRedirects
                 self.verbose = verbose
+                self.proxy = proxy
             }
         }
 
@@ -88,7 +95,7 @@
         var isOnLoopThread: Bool { engine.isLoopThread }
 
         /// Creates a transport with its own connection pool and event-loop thread.
-        /// - Parameter configuration: Connection limits, timeouts, redirects. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:)``.
+        /// - Parameter configuration: Connection limits, timeouts, redirects. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:proxy:)``.
         public init(configuration: Configuration = Configuration()) {
             self.configuration = configuration
             engine = CurlEngine(configuration: configuration)

@@ -102,6 +102,10 @@ public final class URLSessionTransport: Transport {
         if request.tls != nil {
             throw NetworkError.tlsPolicyUnsupported(transport: "URLSessionTransport", host: request.host)
         }
+        // FoundationNetworking ignores connectionProxyDictionary on Linux: fail closed.
+        if let proxy = request.proxy?.proxy(for: request.url) {
+            throw NetworkError.proxyFailed(proxy: proxy.address, reason: "URLSessionTransport cannot send through a proxy; use CurlTransport")
+        }
         if Task.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
