@@ -185,6 +185,17 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
             throw .proxyFailed(
                 proxy: bare, reason: "the proxy scheme \"\(scheme)\" is not supported; use http:// (CONNECT for https) or socks5h://")
         }
+        // "http://me:123/45@proxy" parses as host "me", port 123: a password with "/" in it
+        // would be read as an address. A proxy URL has no path, so one means a mistake.
+        guard components.percentEncodedPath.isEmpty || components.percentEncodedPath == "/",
+            components.percentEncodedQuery == nil, components.percentEncodedFragment == nil
+        else {
+            throw .proxyFailed(
+                proxy: "(unparsable)",
+                reason:
+                    "the proxy URL has a path, query or fragment; a proxy URL is scheme://[user:password@]host[:port] (percent-encode \"/\", \"?\", \"#\" and \"@\" in the user name and password)"
+            )
+        }
         let port = components.port ?? (kind == .http ? 80 : 1080)
         guard (1...65535).contains(port) else {
             throw .proxyFailed(proxy: bare, reason: "the proxy port \(port) is not between 1 and 65535")
@@ -258,7 +269,9 @@ struct ProxyBypassList {
                 value = String(inside) + (rest.hasPrefix("/") ? String(rest) : "")  // "[::1]:8080" → "::1"
             } else if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") {
                 value = String(value[..<colon])  // host:port: ports are ignored
+                if value == "*" { return nil }  // "*:8080" is not "every host"
             }
+            if value.hasSuffix(".") { value.removeLast() }  // "example.com." is example.com
             return value.isEmpty ? nil : value
         }
     }

@@ -118,14 +118,33 @@ public struct ResponseLimits: Sendable, Hashable {
 /// ```
 public struct TLSPolicyResolver: Sendable {
     private let resolve: @Sendable (URL) -> TLSPolicy?
+    /// What the rules are, when the creator can say (two resolvers with equal rules choose the
+    /// same policy for every URL); `nil` for an arbitrary closure.
+    private let rules: (any Hashable & Sendable)?
 
     /// Creates a resolver from a function of the URL.
     public init(_ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
         self.resolve = resolve
+        self.rules = nil
+    }
+
+    /// Creates a resolver whose choices are fully described by `rules` (for example the pins it
+    /// applies): resolvers with equal rules count as the same, so ``DeduplicatingTransport`` may
+    /// share a transfer between their requests.
+    public init(rules: some Hashable & Sendable, _ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
+        self.resolve = resolve
+        self.rules = rules
     }
 
     /// The policy for `url`, or `nil` for none.
     public func policy(for url: URL) -> TLSPolicy? { resolve(url) }
+
+    /// Whether both resolvers declared equal rules (a resolver made from a bare closure is the
+    /// same as no other, not even itself).
+    package func hasSameRules(as other: TLSPolicyResolver) -> Bool {
+        guard let rules, let otherRules = other.rules else { return false }
+        return AnyHashable(rules) == AnyHashable(otherRules)
+    }
 }
 
 /// A key for a value in ``RequestContext``.

@@ -20,17 +20,22 @@ import NetCore
 /// Only `https` requests to a configured host get a policy; every other request is left alone.
 /// An exact host wins over a wildcard; among wildcards the longest suffix wins. `*.example.com`
 /// matches one extra label (`a.example.com`, not `example.com` or `a.b.example.com`);
-/// `**.example.com` matches any number, including none. Host names are compared without case.
+/// `**.example.com` matches any number, including none. Host names are compared without case and
+/// without a trailing dot. A pin with a `port` applies to that port only and wins over a pin
+/// without one for the same pattern.
 ///
 /// Pins fail closed: a transport that cannot enforce a policy (``/NetCore/URLSessionTransport`` on Linux)
 /// fails the request with ``/NetCore/NetworkError/tlsPolicyUnsupported(transport:host:)`` and never sends
 /// it; a key that matches no pin fails with ``/NetCore/NetworkError/pinningFailed(host:)``. Include a backup
 /// pin (a second key) so that a key rotation does not lock your users out.
 public struct PinningPlugin: Plugin {
-    /// The TLS requirements for one host pattern.
+    /// The TLS requirements for one host pattern (and optionally one port).
     public struct Pin: Sendable, Hashable {
-        /// `api.example.com`, `*.example.com` or `**.example.com`, lowercased.
+        /// `api.example.com`, `*.example.com` or `**.example.com`, lowercased, without a trailing dot.
         public let host: String
+        /// The only port this pin applies to, or `nil` for every port of its hosts. A client
+        /// identity pinned to port 8443 is never shown to another service on the same host.
+        public let port: Int?
         /// Base64 SHA-256 digests of acceptable SubjectPublicKeyInfo, without any prefix.
         public let keyHashes: [String]
         /// Extra trusted certificates (PEM or DER), for self-signed or private-CA servers.
@@ -43,51 +48,60 @@ public struct PinningPlugin: Plugin {
 
         /// Creates a pin.
         /// - Parameters:
-        ///   - host: An exact host or a wildcard pattern (see ``PinningPlugin``).
+        ///   - host: An exact host or a wildcard pattern (see ``PinningPlugin``). Case and a
+        ///     trailing dot are ignored.
+        ///   - port: The one port this pin applies to, or `nil` (the default) for every port.
         ///   - keyHashes: SPKI SHA-256 digests in base64, bare or prefixed with `sha256/` or
         ///     `sha256//`. Use ``PinningPlugin/pin(ofCertificateAt:)`` to compute one.
         ///   - certificates: Extra certificates to trust, PEM or DER.
         ///   - validatesHost: Check the certificate's name. Default `true`.
         ///   - clientIdentity: A client certificate to present to this host (mutual TLS). Default
         ///     `nil`. A pin may hold only an identity, for a host with a public certificate.
-        /// - Throws: ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` for an empty host, a pin that is
-        ///   not a base64 SHA-256 digest, a certificate that is not PEM or DER, or no pins, no
-        ///   certificates and no client identity at all.
+        /// - Throws: A ``PinningPlugin/ConfigurationError`` naming the mistake: a bad host pattern
+        ///   or port, a pin that is not a base64 SHA-256 digest, a certificate that is not PEM or
+        ///   DER, or no pins, certificates or client identity at all.
         public init(
-            host: String, keyHashes: [String] = [], certificates: [Data] = [], validatesHost: Bool = true,
+            host: String, port: Int? = nil, keyHashes: [String] = [], certificates: [Data] = [], validatesHost: Bool = true,
             clientIdentity: ClientIdentity? = nil
-        ) throws(NetworkError) {
-            let host = host.lowercased().trimmingCharacters(in: .whitespaces)
+        ) throws(ConfigurationError) {
+            var host = host.lowercased().trimmingCharacters(in: .whitespaces)
+            if host.hasSuffix(".") { host.removeLast() }
             let bare = host.hasPrefix("**.") ? host.dropFirst(3) : host.hasPrefix("*.") ? host.dropFirst(2) : host[...]
-            guard !bare.isEmpty, !bare.contains("*") else {
-                throw .pluginFailed(plugin: "PinningPlugin", reason: "\"\(host)\" is not a host or a *. / **. wildcard pattern")
+            guard !bare.isEmpty, !bare.contains("*"), !bare.contains("/"), !bare.contains(" ") else {
+                throw .invalidHostPattern(host)
             }
+            if let port, !(1...65535).contains(port) { throw .invalidPort(port) }
             guard !keyHashes.isEmpty || !certificates.isEmpty || clientIdentity != nil else {
-                throw .pluginFailed(plugin: "PinningPlugin", reason: "the pin for \(host) has no key hashes, certificates or client identity")
+                throw .emptyPin(host: host)
             }
             var hashes: [String] = []
             for hash in keyHashes {
                 var value = hash.trimmingCharacters(in: .whitespaces)
                 for prefix in ["sha256//", "sha256/"] where value.hasPrefix(prefix) { value.removeFirst(prefix.count) }
-                guard Data(base64Encoded: value)?.count == 32 else {
-                    throw .pluginFailed(
-                        plugin: "PinningPlugin", reason: "\"\(hash)\" for \(host) is not a base64 SHA-256 digest (44 characters ending in \"=\")")
-                }
+                guard Data(base64Encoded: value)?.count == 32 else { throw .invalidKeyHash(host: host, value: hash) }
                 hashes.append(value)
             }
             for (index, certificate) in certificates.enumerated() where Certificate.der(from: certificate) == nil {
-                throw .pluginFailed(plugin: "PinningPlugin", reason: "certificate \(index + 1) for \(host) is neither PEM nor DER")
+                throw .invalidCertificate(host: host, position: index + 1)
             }
             self.host = host
+            self.port = port
             self.keyHashes = hashes
             self.certificates = certificates
             self.validatesHost = validatesHost
             self.clientIdentity = clientIdentity
         }
 
-        /// How specific the pattern is for `host` (higher wins), or `nil` when it does not match.
-        func specificity(for host: String) -> Int? {
-            if self.host == host { return Int.max }
+        /// How specific the pin is for `host` and `port` (higher wins), or `nil` when it does not
+        /// match. A pin for the exact port beats one for every port of the same pattern.
+        func specificity(for host: String, port: Int) -> Int? {
+            if let ownPort = self.port, ownPort != port { return nil }
+            guard let score = hostSpecificity(for: host) else { return nil }
+            return score * 2 + (self.port == nil ? 0 : 1)
+        }
+
+        private func hostSpecificity(for host: String) -> Int? {
+            if self.host == host { return Int.max / 2 }
             if self.host.hasPrefix("**.") {
                 let suffix = self.host.dropFirst(3)
                 return host == suffix || host.hasSuffix("." + suffix) ? suffix.count : nil
@@ -102,6 +116,49 @@ public struct PinningPlugin: Plugin {
         }
     }
 
+    /// A mistake in a ``Pin`` or in a certificate handed to ``pin(ofCertificate:)``, found when
+    /// the plugin is configured (never while a request runs).
+    public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The host is empty, or has a `*` anywhere but a leading `*.` / `**.`.
+        case invalidHostPattern(String)
+        /// The port is not between 1 and 65535.
+        case invalidPort(Int)
+        /// The pin for this host has no key hashes, certificates or client identity.
+        case emptyPin(host: String)
+        /// A key hash for this host is not a base64 SHA-256 digest.
+        case invalidKeyHash(host: String, value: String)
+        /// The certificate at this 1-based position in the pin's list is neither PEM nor DER.
+        case invalidCertificate(host: String, position: Int)
+        /// A certificate file could not be read.
+        case unreadableCertificate(path: String, reason: String)
+        /// The bytes are neither a PEM nor a DER certificate.
+        case notACertificate
+        /// The certificate is DER but its public key could not be found.
+        case malformedCertificate
+
+        /// What is wrong and what to change.
+        public var description: String {
+            switch self {
+            case .invalidHostPattern(let host):
+                "PinningPlugin: \"\(host)\" is not a host name or a *. / **. wildcard pattern; write a host such as api.example.com or *.example.com"
+            case .invalidPort(let port):
+                "PinningPlugin: the port \(port) is not between 1 and 65535; pass the server's port, or nil for every port"
+            case .emptyPin(let host):
+                "PinningPlugin: the pin for \(host) has no key hashes, certificates or client identity; give at least one"
+            case .invalidKeyHash(let host, let value):
+                "PinningPlugin: \"\(value)\" for \(host) is not a base64 SHA-256 digest (44 characters ending in \"=\"); compute it with PinningPlugin.pin(ofCertificateAt:)"
+            case .invalidCertificate(let host, let position):
+                "PinningPlugin: certificate \(position) for \(host) is neither PEM nor DER; pass the certificate file's bytes"
+            case .unreadableCertificate(let path, let reason):
+                "PinningPlugin: cannot read the certificate \(path): \(reason)"
+            case .notACertificate:
+                "PinningPlugin: the data is neither a PEM nor a DER certificate"
+            case .malformedCertificate:
+                "PinningPlugin: the certificate's public key could not be found (malformed DER)"
+            }
+        }
+    }
+
     /// The configured pins.
     public let pins: [Pin]
 
@@ -111,12 +168,15 @@ public struct PinningPlugin: Plugin {
         self.pins = pins
     }
 
-    /// The pin that applies to `url`: `https` only, exact host first, then the longest wildcard.
+    /// The pin that applies to `url`: `https` only, exact host first, then the longest wildcard;
+    /// for the same pattern, a pin for the URL's port before one for every port.
     public func pin(for url: URL) -> Pin? {
-        guard url.scheme?.lowercased() == "https", let host = url.host?.lowercased() else { return nil }
+        guard url.scheme?.lowercased() == "https", var host = url.host?.lowercased() else { return nil }
+        if host.hasSuffix(".") { host.removeLast() }
+        let port = url.port ?? 443
         var best: (pin: Pin, score: Int)?
         for pin in pins {
-            if let score = pin.specificity(for: host), score > best?.score ?? -1 { best = (pin, score) }
+            if let score = pin.specificity(for: host, port: port), score > best?.score ?? -1 { best = (pin, score) }
         }
         return best?.pin
     }
@@ -124,9 +184,13 @@ public struct PinningPlugin: Plugin {
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         // Every redirect hop gets the policy for its own URL (the transport asks the resolver),
         // on top of what an earlier plugin chose for that URL.
-        let previous = request.redirectTLS
-        request.redirectTLS = TLSPolicyResolver { [self] url in
-            applying(to: previous?.policy(for: url), for: url)
+        if let previous = request.redirectTLS {
+            request.redirectTLS = TLSPolicyResolver { [self] url in
+                applying(to: previous.policy(for: url), for: url)
+            }
+        } else {
+            // Described by the pins alone, so identical requests can still share a transfer.
+            request.redirectTLS = TLSPolicyResolver(rules: pins) { [self] url in applying(to: nil, for: url) }
         }
         request.tls = applying(to: request.tls, for: request.url)
         return .proceed
@@ -147,26 +211,23 @@ public struct PinningPlugin: Plugin {
     /// The pin (base64 SHA-256 of the SubjectPublicKeyInfo) of the first certificate in a PEM or
     /// DER file: the same value as
     /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`.
-    /// - Throws: ``/NetCore/NetworkError/fileSystem(reason:)`` when the file cannot be read,
-    ///   ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` when it holds no readable certificate.
-    public static func pin(ofCertificateAt url: URL) throws(NetworkError) -> String {
+    /// - Throws: ``ConfigurationError/unreadableCertificate(path:reason:)`` when the file cannot
+    ///   be read, ``ConfigurationError/notACertificate`` or ``ConfigurationError/malformedCertificate``
+    ///   when it holds no readable certificate.
+    public static func pin(ofCertificateAt url: URL) throws(ConfigurationError) -> String {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .fileSystem(reason: "cannot read the certificate \(url.path): \(error.localizedDescription)")
+            throw .unreadableCertificate(path: url.path, reason: error.localizedDescription)
         }
         return try pin(ofCertificate: data)
     }
 
     /// The pin of a certificate given as PEM or DER bytes. See ``pin(ofCertificateAt:)``.
-    public static func pin(ofCertificate data: Data) throws(NetworkError) -> String {
-        guard let der = Certificate.der(from: data) else {
-            throw .pluginFailed(plugin: "PinningPlugin", reason: "the data is neither a PEM nor a DER certificate")
-        }
-        guard let spki = Certificate.subjectPublicKeyInfo(der: der) else {
-            throw .pluginFailed(plugin: "PinningPlugin", reason: "the certificate's public key could not be found (malformed DER)")
-        }
+    public static func pin(ofCertificate data: Data) throws(ConfigurationError) -> String {
+        guard let der = Certificate.der(from: data) else { throw .notACertificate }
+        guard let spki = Certificate.subjectPublicKeyInfo(der: der) else { throw .malformedCertificate }
         return Data(SHA256.hash(Array(spki))).base64EncodedString()
     }
 }

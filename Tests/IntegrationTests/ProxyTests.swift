@@ -216,6 +216,15 @@ struct ProxyTests {
         let secure = try await Self.provider(nil, plugins: [tls.plugin]).request(HostileTarget(path: "/small.json", base: tls.url))
         #expect(secure.statusCode == 200)
 
+        // URLSession's libcurl would follow the variables by itself: it refuses, naming one.
+        let urlSession = Provider<HostileTarget>(transport: URLSessionTransport())
+        let refused = await outcome { try await urlSession.request(HostileTarget(path: "/small.json", base: nginx)) }
+        guard case .proxyFailed(let variable, let reason)? = refused.failure else {
+            Issue.record("URLSessionTransport should refuse under http_proxy, got \(String(describing: refused))")
+            return
+        }
+        #expect(variable == "http_proxy" && reason.contains("NO_PROXY"))
+
         let fromEnvironment = try ProxyConfiguration.fromEnvironment()
         #expect(fromEnvironment.httpProxy == Self.deadProxy && fromEnvironment.httpsProxy == Self.deadProxy)
         let opted = await outcome { try await Self.provider(fromEnvironment).request(HostileTarget(path: "/small.json", base: nginx)) }

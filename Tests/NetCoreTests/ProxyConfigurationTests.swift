@@ -54,13 +54,41 @@ struct ProxyConfigurationTests {
             ("127.0.0.1", "127.0.0.1", true), ("127.0.0.1", "127.0.0.2", false), ("10.0.0.0/8", "10.1.2.3", true),
             ("10.0.0.0/8", "11.0.0.1", false), ("192.168.1.0/24", "192.168.1.77", true), ("::1", "[::1]", true),
             ("[fd00::]/8", "fd12::5", true), ("fd00::/8", "fe80::1", false), ("0.0.0.1", "1.0.0.0", false),
-            ("", "example.com", false),
+            ("", "example.com", false), ("*:8080", "anything.at.all", false), ("example.com.", "example.com", true),
         ])
     func bypass(entry: String, host: String, bypassed: Bool) {
         let configuration = ProxyConfiguration(.http(host: "proxy", port: 3128), bypass: [entry])
         #expect(configuration.bypasses(host: host) == bypassed)
         let url = URL(string: "https://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)/path")!
         #expect((configuration.proxy(for: url) == nil) == bypassed, "\(url)")
+    }
+
+    @Test("A proxy URL with a path (an unencoded \"/\" in the password) is refused, not read as an address")
+    func proxyURLWithPathIsRefused() {
+        for text in ["http://me:123/45@proxy.corp:3128", "http://proxy.corp:3128/path", "http://proxy.corp:3128?x=1"] {
+            #expect(throws: NetworkError.self, "\(text)") { try ProxyServer(url: text) }
+        }
+        do {
+            _ = try ProxyServer(url: "http://me:123/45@proxy.corp")
+        } catch {
+            #expect(error.description.contains("percent-encode") && !error.description.contains("45@"))
+        }
+        #expect((try? ProxyServer(url: "http://proxy.corp:3128/"))?.port == 3128)
+    }
+
+    @Test("The environment proxy libcurl would use by itself is found with libcurl's precedence and NO_PROXY")
+    func environmentProxyVariable() {
+        func variable(_ url: String, _ environment: [String: String]) -> String? {
+            EnvironmentProxy.variable(for: URL(string: url)!) { environment[$0] }
+        }
+        #expect(variable("http://a.example/x", ["HTTP_PROXY": "http://p:1"]) == nil, "uppercase HTTP_PROXY is ignored, as libcurl does")
+        #expect(variable("http://a.example/x", ["http_proxy": "http://p:1"]) == "http_proxy")
+        #expect(variable("https://a.example/x", ["HTTPS_PROXY": "http://p:1"]) == "HTTPS_PROXY")
+        #expect(variable("https://a.example/x", ["ALL_PROXY": "socks5h://p:1"]) == "ALL_PROXY")
+        #expect(variable("https://a.example/x", ["https_proxy": " "]) == nil, "a blank value is unset")
+        #expect(variable("https://a.example/x", ["https_proxy": "http://p:1", "NO_PROXY": "example.org,.example"]) == nil)
+        #expect(variable("https://a.example/x", ["https_proxy": "http://p:1", "no_proxy": "other.example"]) == "https_proxy")
+        #expect(variable("https://a.example/x", [:]) == nil)
     }
 
     @Test("fromEnvironment reads the standard variables, lowercase first, and nothing else")

@@ -52,9 +52,52 @@ struct PinningPluginTests {
             ("badexample.com", false, false), ("a.example.com.evil.net", false, false),
         ]
         for (host, matchesOne, matchesAny) in cases {
-            #expect((one.specificity(for: host) != nil) == matchesOne, "*.example.com vs \(host)")
-            #expect((any.specificity(for: host) != nil) == matchesAny, "**.example.com vs \(host)")
+            #expect((one.specificity(for: host, port: 443) != nil) == matchesOne, "*.example.com vs \(host)")
+            #expect((any.specificity(for: host, port: 443) != nil) == matchesAny, "**.example.com vs \(host)")
         }
+    }
+
+    @Test func aPinWithAPortAppliesToThatPortOnlyAndWinsOverAPortlessOne() throws {
+        let identity = ClientIdentity.pem(certificate: Data("cert".utf8), key: Data("key".utf8))
+        let plugin = PinningPlugin([
+            try .init(host: "api.example.com", keyHashes: [Self.otherPin]),
+            try .init(host: "api.example.com", port: 8443, keyHashes: [Self.certificatePin], clientIdentity: identity),
+        ])
+        #expect(plugin.pin(for: URL(string: "https://api.example.com:8443/x")!)?.clientIdentity == identity)
+        #expect(plugin.pin(for: URL(string: "https://api.example.com/x")!)?.clientIdentity == nil)
+        #expect(plugin.pin(for: URL(string: "https://api.example.com:9443/x")!)?.keyHashes == [Self.otherPin])
+        let onlyPort = PinningPlugin([try .init(host: "api.example.com", port: 443, clientIdentity: identity)])
+        #expect(onlyPort.pin(for: URL(string: "https://api.example.com/x")!) != nil, "443 is https's default port")
+        #expect(onlyPort.pin(for: URL(string: "https://api.example.com:8443/x")!) == nil)
+    }
+
+    @Test func trailingDotsAreIgnoredOnBothSides() throws {
+        let plugin = PinningPlugin([try .init(host: "API.example.com.", keyHashes: [Self.certificatePin])])
+        #expect(plugin.pins[0].host == "api.example.com")
+        #expect(plugin.pin(for: URL(string: "https://api.example.com./x")!) != nil)
+    }
+
+    @Test func configurationMistakesHaveTheirOwnCasesAndSayWhatToFix() throws {
+        func error(_ make: () throws(PinningPlugin.ConfigurationError) -> Void) -> PinningPlugin.ConfigurationError? {
+            do { try make() } catch { return error }
+            return nil
+        }
+        #expect(
+            error { () throws(PinningPlugin.ConfigurationError) in _ = try PinningPlugin.Pin(host: "a.*.example", keyHashes: [Self.certificatePin]) }
+                == .invalidHostPattern("a.*.example"))
+        #expect(
+            error { () throws(PinningPlugin.ConfigurationError) in _ = try PinningPlugin.Pin(host: "a.example", port: 0, keyHashes: [Self.certificatePin]) }
+                == .invalidPort(0))
+        #expect(error { () throws(PinningPlugin.ConfigurationError) in _ = try PinningPlugin.Pin(host: "a.example") } == .emptyPin(host: "a.example"))
+        #expect(
+            error { () throws(PinningPlugin.ConfigurationError) in _ = try PinningPlugin.Pin(host: "a.example", keyHashes: ["xyz"]) }
+                == .invalidKeyHash(host: "a.example", value: "xyz"))
+        #expect(
+            error { () throws(PinningPlugin.ConfigurationError) in _ = try PinningPlugin.Pin(host: "a.example", certificates: [Data("no".utf8)]) }
+                == .invalidCertificate(host: "a.example", position: 1))
+        #expect(error { () throws(PinningPlugin.ConfigurationError) in _ = try PinningPlugin.pin(ofCertificate: Data("no".utf8)) } == .notACertificate)
+        #expect(PinningPlugin.ConfigurationError.invalidPort(0).description.contains("between 1 and 65535"))
+        #expect(PinningPlugin.ConfigurationError.invalidKeyHash(host: "h", value: "v").description.contains("pin(ofCertificateAt:)"))
     }
 
     @Test func exactHostWinsOverWildcardAndLongerWildcardWins() throws {
@@ -83,14 +126,14 @@ struct PinningPluginTests {
 
     @Test(arguments: ["", "*.", "a.*.com"])
     func invalidHostPatternsAreRejected(host: String) {
-        #expect(throws: NetworkError.self) { try PinningPlugin.Pin(host: host, keyHashes: [Self.certificatePin]) }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.Pin(host: host, keyHashes: [Self.certificatePin]) }
     }
 
     @Test func invalidPinsAndMissingPinsAreRejected() {
-        #expect(throws: NetworkError.self) { try PinningPlugin.Pin(host: "a.example", keyHashes: ["not-base64"]) }
-        #expect(throws: NetworkError.self) { try PinningPlugin.Pin(host: "a.example", keyHashes: [Data(count: 20).base64EncodedString()]) }
-        #expect(throws: NetworkError.self) { try PinningPlugin.Pin(host: "a.example") }
-        #expect(throws: NetworkError.self) { try PinningPlugin.Pin(host: "a.example", certificates: [Data("hello".utf8)]) }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.Pin(host: "a.example", keyHashes: ["not-base64"]) }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.Pin(host: "a.example", keyHashes: [Data(count: 20).base64EncodedString()]) }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.Pin(host: "a.example") }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.Pin(host: "a.example", certificates: [Data("hello".utf8)]) }
     }
 
     @Test func pinOfCertificateMatchesOpenSSLForPEMAndDER() throws {
@@ -101,8 +144,8 @@ struct PinningPluginTests {
         try Data(Self.certificate.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try PinningPlugin.pin(ofCertificateAt: file) == Self.certificatePin)
-        #expect(throws: NetworkError.self) { try PinningPlugin.pin(ofCertificate: Data([0x30, 0x03, 0x02, 0x01, 0x01])) }
-        #expect(throws: NetworkError.self) { try PinningPlugin.pin(ofCertificateAt: file.appendingPathExtension("missing")) }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.pin(ofCertificate: Data([0x30, 0x03, 0x02, 0x01, 0x01])) }
+        #expect(throws: PinningPlugin.ConfigurationError.self) { try PinningPlugin.pin(ofCertificateAt: file.appendingPathExtension("missing")) }
     }
 
     @Test func sha256MatchesKnownVectors() {

@@ -4,12 +4,17 @@ import Foundation
 /// nothing a caller or a plugin puts into a request may change the shape of the message on the
 /// wire (a CR or LF in a header would let a second request ride along after a blank line).
 ///
+/// - The URL is `http` or `https` and has a host, as Swift reads it (libcurl and URLSession
+///   could read a host where Swift sees none, bypassing proxy and pin choices made in Swift).
 /// - The method is an RFC 9110 token.
 /// - Header names are tokens; header values hold no control characters except horizontal tab.
 ///
 /// A violation names the method or the header, never a header's value (it may be a secret).
-enum RequestValidation {
-    static func check(_ request: Request) -> NetworkError? {
+package enum RequestValidation {
+    package static func check(_ request: Request) -> NetworkError? {
+        if let problem = urlProblem(request.url) {
+            return .invalidURL(target: targetDescription(request.target), reason: "\(problem); nothing was sent")
+        }
         if !isToken(request.method.rawValue) {
             return invalid(
                 request,
@@ -26,6 +31,21 @@ enum RequestValidation {
             if let problem = valueProblem(field.value) {
                 return invalid(request, "the value of the header \"\(field.name)\" contains \(problem), which HTTP forbids (RFC 9110 §5.5); nothing was sent")
             }
+        }
+        return nil
+    }
+
+    /// Why `url` cannot be sent, or `nil`. Checked by the pipeline and again before every hop
+    /// (``RedirectFollower``), so requests built by hand and handed to a transport are covered too.
+    package static func urlProblem(_ url: URL) -> String? {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            return scheme.isEmpty
+                ? "the URL has no scheme; use an absolute http:// or https:// URL"
+                : "the URL scheme \"\(printable(scheme))\" is not supported; only http and https are sent"
+        }
+        guard let host = url.host, !host.isEmpty else {
+            return "the URL has no host (a \"\(scheme):///...\" URL); proxies and TLS pins are chosen by host, so it is refused"
         }
         return nil
     }

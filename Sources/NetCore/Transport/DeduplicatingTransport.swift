@@ -7,8 +7,9 @@ import Foundation
 /// ```
 ///
 /// Requests are identical when they have the same safe method (`GET`, `HEAD`, `OPTIONS`), URL,
-/// TLS policy, credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`) and the
-/// headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
+/// TLS policy, per-hop TLS rules (``Request/redirectTLS``; ``TLSPolicyResolver``s made from a bare
+/// closure are never equal), proxy (``Request/proxy``), credential headers (`Authorization`,
+/// `Cookie`, `Proxy-Authorization`) and the headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
 /// through on their own. Every caller gets the response (with its own ``Response/request``).
 /// Cancelling one caller ends only that caller's wait; the shared transfer is cancelled when
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
@@ -59,6 +60,9 @@ struct FlightKey: Hashable, Sendable {
     let method: String
     let url: URL
     let tls: TLSPolicy?
+    let proxy: ProxyConfiguration?
+    /// Redirect hops must get the same TLS policies; see ``hasSameRedirectRules(_:)``.
+    let redirectTLS: TLSPolicyResolver?
     let headers: [String]
 
     init?(_ request: Request, keyHeaders: [String]) {
@@ -68,8 +72,37 @@ struct FlightKey: Hashable, Sendable {
         self.method = method
         self.url = request.url
         self.tls = request.tls
+        // A request through a proxy and one sent directly may get different answers.
+        self.proxy = request.proxy
+        self.redirectTLS = request.redirectTLS
         let names = ["Authorization", "Cookie", "Proxy-Authorization"] + keyHeaders
         self.headers = names.map { request.headers[$0] ?? "" }
+    }
+}
+
+extension FlightKey {
+    static func == (lhs: FlightKey, rhs: FlightKey) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.tls == rhs.tls && lhs.proxy == rhs.proxy
+            && lhs.headers == rhs.headers && lhs.hasSameRedirectRules(rhs)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(tls)
+        hasher.combine(proxy)
+        hasher.combine(headers)
+    }
+
+    /// Either request has no per-hop TLS resolver, or both have resolvers with equal declared
+    /// rules. A resolver made from a bare closure cannot be compared, so its requests are never
+    /// shared with another: the redirect hops could be checked under other pins.
+    private func hasSameRedirectRules(_ other: FlightKey) -> Bool {
+        switch (redirectTLS, other.redirectTLS) {
+        case (nil, nil): true
+        case (let mine?, let theirs?): mine.hasSameRules(as: theirs)
+        default: false
+        }
     }
 }
 

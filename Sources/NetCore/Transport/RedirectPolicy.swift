@@ -131,6 +131,9 @@ package enum RedirectFollower {
         _ request: Request, policy: RedirectPolicy, maxRedirects: Int,
         hop: (Request) async throws -> Response
     ) async throws -> Response {
+        if let problem = RequestValidation.urlProblem(request.url) {
+            throw NetworkError.invalidURL(target: targetDescription(request.target), reason: "\(problem); nothing was sent")
+        }
         var response = try await hop(request)
         guard policy.follows, (300...399).contains(response.statusCode) else { return response }
         let clock = ContinuousClock()

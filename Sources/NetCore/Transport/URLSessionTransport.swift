@@ -106,6 +106,16 @@ public final class URLSessionTransport: Transport {
         if let proxy = request.proxy?.proxy(for: request.url) {
             throw NetworkError.proxyFailed(proxy: proxy.address, reason: "URLSessionTransport cannot send through a proxy; use CurlTransport")
         }
+        #if canImport(FoundationNetworking)
+            // Its libcurl would follow *_PROXY variables by itself, whatever `request.proxy` says.
+            if let variable = EnvironmentProxy.variable(for: request.url) {
+                throw NetworkError.proxyFailed(
+                    proxy: variable,
+                    reason:
+                        "the environment variable \(variable) would make URLSession on Linux send this request through a proxy NetKit did not choose; unset it (or list the host in NO_PROXY), or use CurlTransport, which ignores it unless asked"
+                )
+            }
+        #endif
         if Task.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }

@@ -27,6 +27,39 @@ struct InjectionAndRedirectTests {
         #expect(try await faultCounter(key) == 0, "nothing was sent")
     }
 
+    /// Rewrites every request's URL in `prepare`, as a buggy or hostile plugin might.
+    struct RewriteURL: Plugin {
+        let url: URL
+        func prepare(_ request: inout Request) async throws -> PrepareAction {
+            request.url = url
+            return .proceed
+        }
+    }
+
+    @Test("A URL without a host by Swift's reading (http:///host:port/...) is never sent, through a provider or by hand", arguments: TransportKind.allCases)
+    func hostlessURLNeverSent(kind: TransportKind) async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
+        let key = UUID().uuidString
+        // libcurl would read "127.0.0.1:port" as the host; Swift sees none, so proxy and pin
+        // choices made in Swift would not apply to where the request really goes.
+        let hostless = try #require(URL(string: "http:///127.0.0.1:\(fault.port ?? 0)/counter/hit?key=\(key)"))
+        #expect(hostless.host == nil || hostless.host == "")
+        let provider = Provider<HostileTarget>(transport: kind.make(), plugins: [RewriteURL(url: hostless)])
+        let error = await outcome { try await provider.request(HostileTarget(path: "/counter/hit")) }.failure
+        guard case .invalidURL(_, let reason)? = error else {
+            Issue.record("expected invalidURL, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("no host"))
+        let byHand = Request(url: hostless, target: HostileTarget(path: "/"))
+        let direct = await outcome { try await kind.make().send(byHand, progress: nil) }.failure
+        guard case .invalidURL? = direct else {
+            Issue.record("a hand-built request to the transport: expected invalidURL, got \(String(describing: direct))")
+            return
+        }
+        #expect(try await faultCounter(key) == 0, "nothing was sent")
+    }
+
     @Test("A redirect to another port of the same host drops Authorization, Cookie and configured headers", arguments: TransportKind.allCases)
     func crossPortRedirectDropsCredentials(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
