@@ -4,7 +4,8 @@
 #   source scripts/servers.sh
 #   netkit_install_deps [--bench]   # apt-get (or pip in a venv) whatever is missing; quick when present
 #   netkit_start_servers            # httpbin, nginx (TLS + HTTP/2, plain HTTP, mutual TLS), fault server,
-#                                   # upload sink, strict mutual-TLS server, tinyproxy (open and BasicAuth)
+#                                   # upload sink, strict mutual-TLS server, tinyproxy (open and BasicAuth),
+#                                   # SOCKS5 proxy (open and user/password)
 #   ...                             # NETKIT_* variables are exported (see below)
 #   netkit_stop_servers             # kills exactly the processes started above; safe to call twice
 #
@@ -29,6 +30,9 @@
 #                                             server trusts, for the refused case
 #   NETKIT_PROXY_URL     http://127.0.0.1:P   tinyproxy, no authentication (CONNECT allowed to the TLS ports)
 #   NETKIT_AUTH_PROXY_URL http://127.0.0.1:P  tinyproxy with "BasicAuth user pass" (credentials not in the URL)
+#   NETKIT_SOCKS_URL     socks5h://127.0.0.1:P scripts/socks5_proxy.py, no authentication; connects only to
+#                                             the plain and TLS nginx ports; "*.socks.test" resolves inside it
+#   NETKIT_AUTH_SOCKS_URL socks5h://127.0.0.1:P the same with RFC 1929 user/password "user" / "pass"
 #   NETKIT_REQUIRE_SERVERS=1
 #   NETKIT_SERVERS_DIR   the temporary directory (logs, config, cert); removed by netkit_stop_servers
 # The same exports are written to "$NETKIT_SERVERS_DIR/env.sh".
@@ -436,6 +440,14 @@ EOF
   _netkit_start_tinyproxy "$tinyproxy" auth_proxy "$p_auth_proxy" "BasicAuth user pass" "$p_tls" "$p_mtls" "$p_strict" || return 1
   local pid_auth_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
 
+  # --- f) SOCKS5 proxies: open, and with user/pass; only to the nginx ports ----------------------
+  local p_socks p_auth_socks
+  _netkit_start_py_server socks5_proxy.py socks p_socks --allow-port "$p_tls" --allow-port "$p_plain" || return 1
+  local pid_socks="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+  _netkit_start_py_server socks5_proxy.py auth_socks p_auth_socks --auth user:pass \
+    --allow-port "$p_tls" --allow-port "$p_plain" || return 1
+  local pid_auth_socks="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+
   export NETKIT_HTTPBIN_URL="http://127.0.0.1:$p_httpbin"
   export NETKIT_TLS_URL="https://127.0.0.1:$p_tls"
   export NETKIT_NGINX_URL="http://127.0.0.1:$p_plain"
@@ -454,6 +466,8 @@ EOF
   export NETKIT_OTHER_CLIENT_KEY="$mt/stranger.key"
   export NETKIT_PROXY_URL="http://127.0.0.1:$p_proxy"
   export NETKIT_AUTH_PROXY_URL="http://127.0.0.1:$p_auth_proxy"
+  export NETKIT_SOCKS_URL="socks5h://127.0.0.1:$p_socks"
+  export NETKIT_AUTH_SOCKS_URL="socks5h://127.0.0.1:$p_auth_socks"
   export NETKIT_REQUIRE_SERVERS=1
 
   # --- readiness --------------------------------------------------------------------------------
@@ -469,13 +483,18 @@ EOF
   _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 tinyproxy "$pid_proxy" --proxy "$NETKIT_PROXY_URL" || return 1
   _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 "tinyproxy (BasicAuth)" "$pid_auth_proxy" \
     --proxy "$NETKIT_AUTH_PROXY_URL" --proxy-user user:pass || return 1
+  _netkit_wait_http "${NETKIT_NGINX_URL/127.0.0.1/ready.socks.test}/small.json" 20 "SOCKS5 proxy" "$pid_socks" \
+    --proxy "$NETKIT_SOCKS_URL" || return 1
+  _netkit_wait_http "${NETKIT_NGINX_URL/127.0.0.1/ready.socks.test}/small.json" 20 "SOCKS5 proxy (user/password)" \
+    "$pid_auth_socks" --proxy "socks5h://user:pass@127.0.0.1:$p_auth_socks" || return 1
 
   local v
   {
     for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT NETKIT_TLS_PIN \
              NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL \
              NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT \
-             NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
+             NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
+             NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
       printf 'export %s=%q\n' "$v" "${!v}"
     done
   } >"$dir/env.sh"
@@ -486,7 +505,7 @@ netkit_print_servers() {
   for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_FAULT_URL NETKIT_SINK_URL \
            NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA \
            NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY \
-           NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL; do
+           NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL; do
     printf '  %-24s %s\n' "$v" "${!v:-}"
   done
 }

@@ -52,7 +52,7 @@
             case 7:  // CURLE_COULDNT_CONNECT: with a proxy, only the proxy is connected to
                 return .proxyFailed(proxy: proxy, reason: "could not connect to the proxy (\(detail))")
             case 97:  // CURLE_PROXY: SOCKS handshake or authentication
-                return .proxyFailed(proxy: proxy, reason: "the proxy handshake failed (\(detail))")
+                return .proxyFailed(proxy: proxy, reason: socksReason(detail, server: server, url: transfer.request.url))
             case 55, 56:  // a CONNECT answered with something other than 2xx
                 var status = 0
                 _ = netkit_easy_getinfo_long(transfer.handle.easy, CURLINFO_HTTP_CONNECTCODE, &status)
@@ -63,9 +63,28 @@
             }
         }
 
+        /// Why a SOCKS handshake failed, from libcurl's message (its wording is stable across
+        /// 7.7x and 8.x: "No authentication method was acceptable", "User was rejected by the
+        /// SOCKS5 server", "Can't complete SOCKS5 connection to host. (reply code)").
+        private static func socksReason(_ detail: String, server: ProxyServer, url: URL) -> String {
+            let text = detail.lowercased()
+            if text.contains("no authentication method was acceptable") {
+                return server.hasCredentials
+                    ? "the SOCKS proxy accepts none of the offered authentication methods (\(detail))"
+                    : "the SOCKS proxy requires authentication; set a username and password on the ProxyServer (\(detail))"
+            }
+            if text.contains("rejected") {
+                return "the SOCKS proxy rejected the credentials; check the proxy's username and password (\(detail))"
+            }
+            if text.contains("can't complete socks5 connection") {
+                return "the SOCKS proxy refused or could not reach \(destination(of: url)) (\(detail))"
+            }
+            return "the proxy handshake failed (\(detail))"
+        }
+
         /// Why a `CONNECT` failed, from its status code.
         private static func connectReason(_ status: Int, server: ProxyServer, url: URL, detail: String) -> String {
-            let target = "\(url.host ?? "?"):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+            let target = destination(of: url)
             switch status {
             case 401, 407:
                 return server.hasCredentials
@@ -78,6 +97,11 @@
             default:
                 return "the proxy could not open a tunnel to \(target) (response \(status))"
             }
+        }
+
+        /// `host:port` of the origin a proxy was asked to reach.
+        private static func destination(of url: URL) -> String {
+            "\(url.host ?? "?"):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
         }
 
         /// `text` with the proxy's password removed (libcurl never quotes it; this is a safeguard).
