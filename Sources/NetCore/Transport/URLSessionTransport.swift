@@ -97,6 +97,18 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// How many of this transport's URLSession tasks have not completed yet. A stopped transfer
+    /// stays counted until FoundationNetworking has really ended it, which can be a while after
+    /// the caller got its error (it keeps reading until its work queue reaches the cancel): tests
+    /// wait for zero before the next transfer, so that one cannot starve another.
+    package func unfinishedTaskCount() async -> Int {
+        await withCheckedContinuation { continuation in
+            session.getAllTasks { tasks in
+                continuation.resume(returning: tasks.filter { $0.state != .completed }.count)
+            }
+        }
+    }
+
     /// Sends one request without following redirects.
     private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
         if request.tls != nil {
