@@ -1,0 +1,60 @@
+// Mirrors the README section "Client certificates and proxies (CurlTransport)"; keep them in sync.
+// It runs against the real servers scripts/test starts: nginx demanding a client certificate
+// (NETKIT_MTLS_URL) reached through tinyproxy with BasicAuth (NETKIT_AUTH_PROXY_URL).
+import Foundation
+import NetCore
+import NetCurl
+import NetPlugins
+import Testing
+
+@Suite("README: Client certificates and proxies")
+struct ClientCertificatesAndProxiesExample {
+    /// The README's partner API: nginx's `/whoami` answers the client certificate's subject.
+    enum PartnerAPI: TargetType {
+        case whoami
+        var baseURL: URL { ProcessInfo.processInfo.environment["NETKIT_MTLS_URL"].flatMap(URL.init(string:))! }
+        var path: String { "/whoami" }
+        var method: HTTPMethod { .get }
+        var content: RequestContent { .plain }
+    }
+
+    /// Sends requests to internal hosts without the proxy, whatever the transport's configuration says.
+    struct InternalHostsDirect: Plugin {
+        func prepare(_ request: inout Request) async throws -> PrepareAction {
+            if request.url.host?.hasSuffix(".internal.corp") == true { request.proxy = .direct }
+            return .proceed
+        }
+    }
+
+    @Test func identityIsPresentedThroughTheAuthenticatingProxy() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let server = environment["NETKIT_MTLS_URL"].flatMap(URL.init(string:)), let proxyURL = environment["NETKIT_AUTH_PROXY_URL"],
+            let p12Path = environment["NETKIT_CLIENT_P12"], let caPath = environment["NETKIT_MTLS_CA"]
+        else {
+            if environment["NETKIT_REQUIRE_SERVERS"] == "1" { Issue.record("the mutual-TLS server or the proxy is not running") }
+            return
+        }
+        let p12File = URL(fileURLWithPath: p12Path)
+        let p12Password = "secret"
+        let partnerCA = try Data(contentsOf: URL(fileURLWithPath: caPath))
+        let proxyAddress = try ProxyServer(url: proxyURL)
+        let proxyPassword = "pass"
+
+        // README, first block (host and port are the test server's).
+        let identity = ClientIdentity.pkcs12(try Data(contentsOf: p12File), password: p12Password)
+        let pinning = PinningPlugin([
+            try .init(host: server.host!, port: server.port!, certificates: [partnerCA], clientIdentity: identity)
+        ])
+        // README, second block (the proxy is tinyproxy with "BasicAuth user pass").
+        let proxy = ProxyConfiguration(
+            .http(host: proxyAddress.host, port: proxyAddress.port, username: "user", password: proxyPassword),
+            bypass: ["localhost", ".internal.corp"])
+        let provider = Provider<PartnerAPI>(
+            transport: CurlTransport(configuration: .init(proxy: proxy)), plugins: [pinning, InternalHostsDirect()])
+
+        let response = try await provider.request(.whoami)
+        #expect(String(decoding: response.data, as: UTF8.self) == "CN=client")
+        #expect(String(describing: proxy).contains("(credentials: <redacted>)"))
+        #expect(!String(describing: identity).contains(p12Password))
+    }
+}
