@@ -132,4 +132,24 @@ struct StubTransportTests {
         let response = try await capable.request(TestTarget())
         #expect(response.request.tls?.pinnedKeyHashes == ["AAAA"])
     }
+
+    @Test("a transport without progress reports still ends every transfer with completed == total")
+    func finalProgressFromTheProvider() async throws {
+        let body = Data(repeating: 7, count: 1_234)
+        let silent = StubTransport(
+            behavior: .custom { request in Response(statusCode: 200, data: Data(repeating: 1, count: 5_000), request: request) },
+            capabilities: [])
+        var target = TestTarget()
+        target.method = .post
+        target.content = .data(body, contentType: "application/octet-stream")
+        var events: [TransferProgress] = []
+        for await event in Provider<TestTarget>(transport: silent).transfer(target).events {
+            if case .progress(let progress) = event { events.append(progress) }
+        }
+        #expect(
+            events == [
+                TransferProgress(direction: .upload, completedBytes: 1_234, totalBytes: 1_234),
+                TransferProgress(direction: .download, completedBytes: 5_000, totalBytes: 5_000),
+            ])
+    }
 }

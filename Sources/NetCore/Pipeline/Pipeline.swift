@@ -144,22 +144,16 @@ struct Pipeline: Sendable {
 
     /// Transport plus validation.
     private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
-        await validated(request) { try await transport.send(request, progress: progress) }
+        await validated(request) {
+            let response = try await transport.send(request, progress: progress)
+            CapabilityCheck.finishProgress(progress, for: response, of: transport)
+            return response
+        }
     }
 
     /// The TLS checks, `exchange`, and validation of its response.
     func validated(_ request: Request, _ exchange: () async throws -> Response) async -> Result<Response, NetworkError> {
-        if request.tls != nil {
-            guard transport.capabilities.contains(.tlsPolicy) else {
-                return .failure(.tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host))
-            }
-            guard request.url.scheme?.lowercased() == "https" else {
-                return .failure(
-                    .invalidRequest(
-                        target: targetDescription(request.target),
-                        reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.absoluteString); nothing was sent"))
-            }
-        }
+        if let refusal = CapabilityCheck.refusal(of: request, by: transport) { return .failure(refusal) }
         let response: Response
         do {
             response = try await exchange()

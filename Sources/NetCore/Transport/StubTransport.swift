@@ -66,7 +66,9 @@ public struct StubTransport: Transport {
         if let download = request.download, response.fileURL == nil {
             try response.storeDownload(at: download)
         }
-        progress?(TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes))
+        if capabilities.contains(.progress), let progress {
+            CapabilityCheck.finalEvents(sent: request.body.contentLength ?? 0, received: bytes, to: progress)
+        }
         if response.metrics == nil {
             response.metrics = ResponseMetrics(
                 startDate: started, duration: clock.now - start,

@@ -91,12 +91,16 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// Enforces ``TLSPolicy`` pins and trusted certificates.
+    /// Enforces ``TLSPolicy`` pins, trusted certificates and client identities. Without it, a
+    /// request with a policy fails with ``NetworkError/tlsPolicyUnsupported(transport:host:)``
+    /// before anything is sent.
     public static let tlsPolicy = TransportCapabilities(rawValue: 1 << 0)
-    /// Speaks HTTP/2.
+    /// Speaks HTTP/2. Information for callers: NetKit behaves the same either way.
     public static let http2 = TransportCapabilities(rawValue: 1 << 1)
-    /// Continues partial downloads with `Range`.
+    /// Continues partial downloads with `Range`. Without it, a resumable download is fetched
+    /// whole and replaces the partial file (no error).
     public static let resumableDownload = TransportCapabilities(rawValue: 1 << 2)
-    /// Reports upload and download progress.
+    /// Reports upload and download progress while bytes move. Without it, the provider reports
+    /// one final event per direction (completed == total) when the response has arrived.
     public static let progress = TransportCapabilities(rawValue: 1 << 3)
 }

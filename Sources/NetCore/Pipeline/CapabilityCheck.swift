@@ -1,0 +1,53 @@
+import Foundation
+
+/// What the pipeline does about a transport's ``TransportCapabilities``, in one place:
+///
+/// - ``TransportCapabilities/tlsPolicy`` missing and the request has a ``TLSPolicy``: refused
+///   with ``NetworkError/tlsPolicyUnsupported(transport:host:)``; nothing is sent.
+/// - ``TransportCapabilities/progress`` missing: after a response, the progress handler gets
+///   one final event per direction that moved bytes, completed == total, so a progress bar
+///   always ends at 100 %.
+/// - ``TransportCapabilities/resumableDownload`` missing: the documented fallback, no error. The
+///   transport downloads the whole body and replaces the partial file.
+/// - ``TransportCapabilities/http2`` is information for callers; nothing depends on it.
+enum CapabilityCheck {
+    /// The error for a request `transport` cannot send as asked, or `nil`.
+    static func refusal(of request: Request, by transport: any Transport) -> NetworkError? {
+        guard request.tls != nil else { return nil }
+        guard transport.capabilities.contains(.tlsPolicy) else {
+            return .tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host)
+        }
+        guard request.url.scheme?.lowercased() == "https" else {
+            return .invalidRequest(
+                target: targetDescription(request.target),
+                reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.absoluteString); nothing was sent")
+        }
+        return nil
+    }
+
+    /// Reports the end of the transfer to `progress` when `transport` reports no progress itself.
+    static func finishProgress(_ progress: ProgressHandler?, for response: Response, of transport: any Transport) {
+        guard let progress, !transport.capabilities.contains(.progress) else { return }
+        finalEvents(sent: response.request.body.contentLength ?? 0, received: receivedBytes(of: response), to: progress)
+    }
+
+    /// The last progress events of a transfer: completed equals total in each direction that
+    /// moved bytes (also used by transports whose own counters stop short of the total).
+    package static func finalEvents(sent: Int64, received: Int64, to progress: ProgressHandler) {
+        if sent > 0 {
+            progress(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: sent))
+        }
+        if received > 0 {
+            progress(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+        }
+    }
+
+    private static func receivedBytes(of response: Response) -> Int64 {
+        if let fileURL = response.fileURL,
+            let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path))?[.size] as? NSNumber
+        {
+            return size.int64Value
+        }
+        return Int64(response.data.count)
+    }
+}
