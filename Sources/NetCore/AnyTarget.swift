@@ -30,6 +30,7 @@ public struct AnyTarget: TargetType, CustomStringConvertible {
     public var sampleResponse: SampleResponse { base.sampleResponse }
     public var maxResponseBytes: Int64? { base.maxResponseBytes }
     public var priority: RequestPriority { base.priority }
+    public var proxy: ProxyConfiguration? { base.proxy }
     public var description: String { targetDescription(base) }
 }
 

@@ -38,6 +38,12 @@ public struct ProviderConfiguration: Sendable {
     public var jsonDecoder: JSONDecoder
     /// How query and form parameters are written.
     public var parameterEncoding: ParameterEncoding
+    /// The proxies for this provider's requests, replacing the transport's own configuration
+    /// (so a shared ``DefaultTransport`` can be used with a proxy); a target's
+    /// ``TargetType/proxy`` wins over it. Default `nil`: the transport decides (`CurlTransport`:
+    /// no proxy unless configured). Only `CurlTransport` sends through proxies; `URLSessionTransport`
+    /// fails such requests closed with ``NetworkError/proxyFailed(proxy:reason:)``.
+    public var proxy: ProxyConfiguration?
 
     /// Creates a configuration; every argument has a default.
     public init(
@@ -45,7 +51,8 @@ public struct ProviderConfiguration: Sendable {
         timeout: Duration = .seconds(60), maxAttempts: Int = 3, jsonEncoder: JSONEncoder = JSONEncoder(),
         jsonDecoder: JSONDecoder = JSONDecoder(), parameterEncoding: ParameterEncoding = ParameterEncoding(),
         attemptTimeout: Duration? = nil, maxResponseBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes,
-        maxDownloadBytes: Int64? = nil, maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes
+        maxDownloadBytes: Int64? = nil, maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes,
+        proxy: ProxyConfiguration? = nil
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -59,6 +66,7 @@ public struct ProviderConfiguration: Sendable {
         self.maxResponseBytes = maxResponseBytes
         self.maxDownloadBytes = maxDownloadBytes
         self.maxHeaderBytes = maxHeaderBytes
+        self.proxy = proxy
     }
 
     /// The default ``maxResponseBytes``: 64 MiB.

@@ -38,6 +38,10 @@ public protocol TargetType: Sendable {
     var maxResponseBytes: Int64? { get }
     /// How urgent this target's requests are. Default ``RequestPriority/normal``.
     var priority: RequestPriority { get }
+    /// The proxies for this target's requests, replacing the provider's
+    /// (``ProviderConfiguration/proxy``) and the transport's; ``ProxyConfiguration/direct`` sends
+    /// them without a proxy. Default `nil`: the provider's choice.
+    var proxy: ProxyConfiguration? { get }
 }
 
 public extension TargetType {
@@ -53,6 +57,8 @@ public extension TargetType {
     var maxResponseBytes: Int64? { nil }
     /// Normal by default.
     var priority: RequestPriority { .normal }
+    /// The provider's proxy choice by default.
+    var proxy: ProxyConfiguration? { nil }
 }
 
 /// An HTTP request method. Use the predefined constants or any custom token.

@@ -103,6 +103,20 @@ struct ProxyTests {
         #expect(Self.via(proxied).contains("tinyproxy"))
     }
 
+    @Test("A provider's proxy applies over the shared default transport; a target's own choice wins over it")
+    func perProviderAndPerTarget() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
+        let viaProvider = Provider<HostileTarget>(configuration: ProviderConfiguration(proxy: ProxyConfiguration(try Self.open())))
+        let proxied = try await viaProvider.request(HostileTarget(path: "/small.json", base: nginx))
+        #expect(Self.via(proxied).contains("tinyproxy"), "Via: \(Self.via(proxied))")
+        let direct = try await viaProvider.request(HostileTarget(path: "/small.json", base: nginx, proxy: .direct))
+        #expect(direct.statusCode == 200 && Self.via(direct).isEmpty)
+        // A target's proxy also replaces the transport's (dead) one.
+        let targetChoice = try await Self.provider(ProxyConfiguration(Self.deadProxy))
+            .request(HostileTarget(path: "/small.json", base: nginx, proxy: ProxyConfiguration(try Self.open())))
+        #expect(Self.via(targetChoice).contains("tinyproxy"))
+    }
+
     @Test("NO_PROXY-style bypass: listed hosts connect directly, others use the proxy")
     func bypassList() async throws {
         let nginx = try TestServers.require("NETKIT_NGINX_URL")

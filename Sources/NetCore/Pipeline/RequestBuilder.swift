@@ -20,7 +20,7 @@ struct RequestBuilder: Sendable {
         try encode(target.content, for: target, query: &query, headers: &headers, body: &body, download: &download)
         for (name, value) in target.headers { headers[name] = value }
         let url = try makeURL(for: target, query: query)
-        return Request(
+        var request = Request(
             method: target.method, url: url, headers: headers, body: body,
             timeout: target.timeout ?? configuration.timeout, download: download,
             context: context, attempt: attempt, id: id, target: target,
@@ -29,6 +29,8 @@ struct RequestBuilder: Sendable {
                 maxDownloadBytes: configuration.maxDownloadBytes,
                 maxHeaderBytes: configuration.maxHeaderBytes)
         )
+        if let proxy = target.proxy ?? configuration.proxy { request.proxy = proxy }
+        return request
     }
 
     /// A request standing in when building failed, so `process` still has something to look at.
