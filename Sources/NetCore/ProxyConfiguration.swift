@@ -240,7 +240,9 @@ extension Request {
     /// plugin's ``Plugin/prepare(_:)`` to choose a proxy per target; it is kept across retries
     /// and redirect hops, and each hop's URL is matched against its ``ProxyConfiguration/bypass``.
     ///
-    /// `CurlTransport` honours it; `URLSessionTransport` uses its session's proxy settings only.
+    /// The provider sets it from ``TargetType/proxy`` or ``ProviderConfiguration/proxy`` when
+    /// either is set. `CurlTransport` honours it; `URLSessionTransport` cannot send through a
+    /// proxy and fails such a request with ``NetworkError/proxyFailed(proxy:reason:)``.
     public var proxy: ProxyConfiguration? {
         get { context[ProxyContextKey.self] }
         set { context[ProxyContextKey.self] = newValue }
