@@ -23,6 +23,15 @@ struct HeaderInjectionTests {
         #expect(log.count == 0, "nothing was sent")
     }
 
+    @Test(
+        "A base URL that is not http(s) with a host is invalidURL, and nothing is sent",
+        arguments: ["http:///127.0.0.1:8080/", "ftp://files.example.com/", "file:///etc/", "mailto:someone@example.com"])
+    func badURL(base: String) async {
+        let error = await failure(of: TestTarget(baseURL: URL(string: base)!), on: provider)
+        #expect(error?.caseName == "invalidURL", "\(base): \(String(describing: error))")
+        #expect(log.count == 0)
+    }
+
     @Test("A tab inside a header value is allowed")
     func tabAllowed() async throws {
         _ = try await provider.request(TestTarget(headers: ["X-Tabs": "a\tb"]))
