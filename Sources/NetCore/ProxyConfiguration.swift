@@ -229,9 +229,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
 }
 
 /// The ``RequestContext`` key behind ``Request/proxy``.
-public enum ProxyContextKey: RequestContextKey {
+enum ProxyContextKey: RequestContextKey {
     /// No override: the transport's proxy configuration applies.
-    public static let defaultValue: ProxyConfiguration? = nil
+    static let defaultValue: ProxyConfiguration? = nil
 }
 
 extension Request {
