@@ -88,10 +88,10 @@ struct CurlTransportUnitTests {
         #expect(file == missing)
     }
 
-    @Test func aNonHTTPSchemeIsAnInvalidRequest() async {
+    @Test func aNonHTTPSchemeIsAnInvalidURL() async {
         let error = await networkError { try await CurlTransport().send(.to(URL(string: "ftp://127.0.0.1/file")!)) }
-        guard case .invalidRequest? = error else {
-            Issue.record("expected invalidRequest, got \(String(describing: error))")
+        guard case .invalidURL(_, let reason)? = error, reason.contains("ftp") else {
+            Issue.record("expected invalidURL naming the scheme, got \(String(describing: error))")
             return
         }
     }
