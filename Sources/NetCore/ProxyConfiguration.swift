@@ -55,6 +55,12 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     /// `http` URLs, `https_proxy` / `HTTPS_PROXY` for `https` URLs, `no_proxy` / `NO_PROXY` for
     /// the bypass list (lowercase first, as curl does). Empty or missing variables mean no proxy.
     ///
+    /// The bypass list is read the way curl reads `NO_PROXY`, so NetKit and the `curl` command
+    /// agree on which hosts skip the proxy: `*` bypasses every host only as the whole value;
+    /// entries with a `*` elsewhere or with a port never match and are dropped; `.example.com` and
+    /// `example.com` match the domain and its subdomains; `10.0.0.0/8` matches addresses in the
+    /// range (`/0` means the exact address).
+    ///
     /// Values are URLs such as `http://user:pass@proxy:3128` or `socks5h://proxy:1080` (a bare
     /// `proxy:3128` means `http://`). In a CGI program (`REQUEST_METHOD` is set) the uppercase
     /// `HTTP_PROXY` is ignored, because a client can set it there with a `Proxy:` header.
@@ -81,7 +87,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
         let isCGI = environment["REQUEST_METHOD"] != nil
         let http = isCGI ? variable("http_proxy") : variable("http_proxy", "HTTP_PROXY")
         let https = variable("https_proxy", "HTTPS_PROXY")
-        let bypass = variable("no_proxy", "NO_PROXY")?.value.split(separator: ",").map(String.init) ?? []
+        let bypass = ProxyBypassList.entries(libcurlNoProxy: variable("no_proxy", "NO_PROXY")?.value ?? "")
         return ProxyConfiguration(http: try server(http), https: try server(https), bypass: bypass)
     }
 
@@ -142,7 +148,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var port: Int
     /// The user name for proxy authentication (HTTP Basic, or SOCKS5 user/password), or `nil`.
     public var username: String?
-    /// The password for proxy authentication, or `nil`. Never printed.
+    /// The password for proxy authentication, or `nil`. Never printed. Sent only together with
+    /// a ``username``.
     public var password: String?
 
     /// Creates a proxy server description.
@@ -259,6 +266,23 @@ extension NetworkError {
 
 /// `NO_PROXY`-style matching of host names and addresses (see ``ProxyConfiguration/bypass``).
 struct ProxyBypassList {
+    /// The entries of a `NO_PROXY` value that libcurl (7.88, the version FoundationNetworking and
+    /// CurlTransport load on Debian 12) would match, written for this list's own rules: `*` only
+    /// as the whole value; tokens (split at commas and white space) with a `*` or a port, and
+    /// bracketed tokens, never match there and are dropped; a `/0` prefix means the exact address.
+    static func entries(libcurlNoProxy value: String) -> [String] {
+        let whole = value.trimmingCharacters(in: .whitespaces)
+        if whole == "*" { return ["*"] }
+        let separators = CharacterSet(charactersIn: ", \t")
+        return whole.components(separatedBy: separators).compactMap { token in
+            guard !token.isEmpty, !token.contains("*"), !token.contains("["), !token.contains("]") else { return nil }
+            let colons = token.filter { $0 == ":" }.count
+            if colons == 1 { return nil }  // host:port
+            if token.hasSuffix("/0") { return String(token.dropLast(2)) }
+            return token
+        }
+    }
+
     private let entries: [String]
 
     init(_ raw: [String]) {

@@ -64,12 +64,7 @@ public struct PinningPlugin: Plugin {
             host: String, port: Int? = nil, keyHashes: [String] = [], certificates: [Data] = [], validatesHost: Bool = true,
             clientIdentity: ClientIdentity? = nil
         ) throws(ConfigurationError) {
-            var host = host.lowercased().trimmingCharacters(in: .whitespaces)
-            if host.hasSuffix(".") { host.removeLast() }
-            let bare = host.hasPrefix("**.") ? host.dropFirst(3) : host.hasPrefix("*.") ? host.dropFirst(2) : host[...]
-            guard !bare.isEmpty, !bare.contains("*"), !bare.contains("/"), !bare.contains(" ") else {
-                throw .invalidHostPattern(host)
-            }
+            let host = try Self.normalizedPattern(host)
             if let port, !(1...65535).contains(port) { throw .invalidPort(port) }
             guard !keyHashes.isEmpty || !certificates.isEmpty || clientIdentity != nil else {
                 throw .emptyPin(host: host)
@@ -90,6 +85,29 @@ public struct PinningPlugin: Plugin {
             self.certificates = certificates
             self.validatesHost = validatesHost
             self.clientIdentity = clientIdentity
+        }
+
+        /// `host` lowercased, without a trailing dot or IPv6 brackets; refuses anything that is
+        /// not a host name, an IP address or a `*.` / `**.` pattern (a `host:port` would never
+        /// match a URL, so it would fail open: the port belongs in `port`).
+        private static func normalizedPattern(_ raw: String) throws(ConfigurationError) -> String {
+            var host = raw.lowercased().trimmingCharacters(in: .whitespaces)
+            if host.hasSuffix(".") { host.removeLast() }
+            if host.hasPrefix("["), host.hasSuffix("]") {
+                host = String(host.dropFirst().dropLast())
+                guard PinningPlugin.isIPv6Address(host) else { throw .invalidHostPattern(raw) }
+            }
+            if host.contains(":") {
+                // Only an IPv6 address may hold colons.
+                guard PinningPlugin.isIPv6Address(host) else { throw .invalidHostPattern(raw) }
+                return host
+            }
+            let bare = host.hasPrefix("**.") ? host.dropFirst(3) : host.hasPrefix("*.") ? host.dropFirst(2) : host[...]
+            let forbidden = CharacterSet(charactersIn: "*/ []@?#%\\")
+            guard !bare.isEmpty, bare.unicodeScalars.allSatisfy({ !forbidden.contains($0) }) else {
+                throw .invalidHostPattern(raw)
+            }
+            return host
         }
 
         /// How specific the pin is for `host` and `port` (higher wins), or `nil` when it does not
@@ -119,7 +137,8 @@ public struct PinningPlugin: Plugin {
     /// A mistake in a ``Pin`` or in a certificate handed to ``pin(ofCertificate:)``, found when
     /// the plugin is configured (never while a request runs).
     public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The host is empty, or has a `*` anywhere but a leading `*.` / `**.`.
+        /// The host is empty, holds a port or characters no host name has, or has a `*`
+        /// anywhere but a leading `*.` / `**.`.
         case invalidHostPattern(String)
         /// The port is not between 1 and 65535.
         case invalidPort(Int)
@@ -140,7 +159,7 @@ public struct PinningPlugin: Plugin {
         public var description: String {
             switch self {
             case .invalidHostPattern(let host):
-                "PinningPlugin: \"\(host)\" is not a host name or a *. / **. wildcard pattern; write a host such as api.example.com or *.example.com"
+                "PinningPlugin: \"\(host)\" is not a host name, an IP address or a *. / **. wildcard pattern; write a host such as api.example.com or *.example.com, and a port as Pin(host:port:)"
             case .invalidPort(let port):
                 "PinningPlugin: the port \(port) is not between 1 and 65535; pass the server's port, or nil for every port"
             case .emptyPin(let host):
@@ -172,6 +191,7 @@ public struct PinningPlugin: Plugin {
     /// for the same pattern, a pin for the URL's port before one for every port.
     public func pin(for url: URL) -> Pin? {
         guard url.scheme?.lowercased() == "https", var host = url.host?.lowercased() else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }
         let port = url.port ?? 443
         var best: (pin: Pin, score: Int)?
@@ -206,6 +226,12 @@ public struct PinningPlugin: Plugin {
         // An identity an earlier plugin chose for this URL wins; the pin's fills the gap.
         policy.clientIdentity = policy.clientIdentity ?? pin.clientIdentity
         return policy
+    }
+
+    /// Whether `text` is an IPv6 address (no brackets).
+    static func isIPv6Address(_ text: String) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET6, text, &buffer) == 1
     }
 
     /// The pin (base64 SHA-256 of the SubjectPublicKeyInfo) of the first certificate in a PEM or

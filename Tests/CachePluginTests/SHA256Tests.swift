@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 import NetPlugins
 import Testing
 

@@ -130,6 +130,37 @@ struct MutualTLSTests {
         }
     }
 
+    @Test(
+        "The right certificate with another key, or the right PKCS#12 with a wrong password, never rides an authenticated connection",
+        arguments: ["NETKIT_MTLS_URL", "NETKIT_MTLS_STRICT_URL"])
+    func sameCertificateOtherKeyIsNotReused(server variable: String) async throws {
+        let server = try TestServers.require(variable)
+        let material = try Material.load()
+        // One transport: libcurl would reuse the first request's connection for an equal
+        // certificate blob, whatever the key.
+        let transport = CurlTransport()
+        let impostors: [(good: ClientIdentity, bad: ClientIdentity)] = [
+            (material.pem, .pem(certificate: material.certificate, key: material.otherKey)),
+            (material.pkcs12, .pkcs12(material.p12, password: "wrong-Xy7")),
+        ]
+        for (good, bad) in impostors {
+            let first = try await Self.provider(identity: good, material: material, transport: transport)
+                .request(HostileTarget(path: "/whoami", base: server))
+            #expect(String(decoding: first.data, as: UTF8.self) == "CN=client")
+            let second = await outcome {
+                try await Self.provider(identity: bad, material: material, transport: transport)
+                    .request(HostileTarget(path: "/whoami", base: server))
+            }
+            if case .success(let response) = second {
+                #expect(String(decoding: response.data, as: UTF8.self) != "CN=client", "\(bad) rode the authenticated connection")
+            }
+            // The good identity still works afterwards (and may reuse its own connection).
+            let third = try await Self.provider(identity: good, material: material, transport: transport)
+                .request(HostileTarget(path: "/whoami", base: server))
+            #expect(String(decoding: third.data, as: UTF8.self) == "CN=client")
+        }
+    }
+
     // MARK: No leaks
 
     @Test("An identity for one host is not presented to another, directly or after a redirect")

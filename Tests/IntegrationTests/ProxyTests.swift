@@ -141,6 +141,11 @@ struct ProxyTests {
         let target = HostileTarget(path: "/small.json", base: tls.url)
         let none = await outcome { try await Self.provider(ProxyConfiguration(try Self.authenticating()), plugins: [tls.plugin]).request(target) }
         #expect(Self.proxyReason(none.failure).contains("requires authentication"))
+        // A password without a user name is not sent at all, and the message says so.
+        let passwordOnly = await outcome {
+            try await Self.provider(ProxyConfiguration(try Self.authenticating(password: Self.secret)), plugins: [tls.plugin]).request(target)
+        }
+        #expect(Self.proxyReason(passwordOnly.failure).contains("requires authentication"))
 
         let wrongProxy = ProxyConfiguration(try Self.authenticating(username: "user", password: Self.secret))
         let wrong = await outcome { try await Self.provider(wrongProxy, plugins: [tls.plugin]).request(target) }

@@ -89,6 +89,13 @@ struct ProxyConfigurationTests {
         #expect(variable("https://a.example/x", ["https_proxy": "http://p:1", "NO_PROXY": "example.org,.example"]) == nil)
         #expect(variable("https://a.example/x", ["https_proxy": "http://p:1", "no_proxy": "other.example"]) == "https_proxy")
         #expect(variable("https://a.example/x", [:]) == nil)
+        // libcurl's own reading of NO_PROXY, which differs from NetKit's bypass list: these never
+        // exempt a host there, so the request would go through the proxy and must be refused.
+        for noProxy in ["localhost,*", "*.example", "a.example:443", "0.0.0.0/0", "[a.example]"] {
+            #expect(variable("https://a.example/x", ["https_proxy": "http://p:1", "no_proxy": noProxy]) == "https_proxy", "\(noProxy)")
+        }
+        #expect(variable("https://a.example/x", ["https_proxy": "http://p:1", "no_proxy": " * "]) == nil, "* alone is every host")
+        #expect(variable("https://10.1.2.3/x", ["https_proxy": "http://p:1", "no_proxy": "10.0.0.0/8 other.example"]) == nil)
     }
 
     @Test("fromEnvironment reads the standard variables, lowercase first, and nothing else")
@@ -107,6 +114,18 @@ struct ProxyConfigurationTests {
         // CGI: a client controls HTTP_PROXY through a "Proxy:" header (httpoxy); it is ignored.
         let cgi = try ProxyConfiguration.fromEnvironment(["REQUEST_METHOD": "GET", "HTTP_PROXY": "http://evil:1"])
         #expect(cgi.httpProxy == nil)
+    }
+
+    @Test("fromEnvironment reads NO_PROXY as curl does, so NetKit and the curl command agree")
+    func fromEnvironmentUsesCurlsNoProxyRules() throws {
+        func bypass(_ noProxy: String) throws -> [String] {
+            try ProxyConfiguration.fromEnvironment(["https_proxy": "http://p:1", "no_proxy": noProxy]).bypass
+        }
+        #expect(try bypass("localhost,*") == ["localhost"], "a * inside a list bypasses nothing")
+        #expect(try bypass(" * ") == ["*"])
+        #expect(try bypass("*.corp, a.example:8080, .internal,10.0.0.0/8 1.2.3.4/0") == [".internal", "10.0.0.0/8", "1.2.3.4"])
+        let configuration = try ProxyConfiguration.fromEnvironment(["https_proxy": "http://p:1", "no_proxy": "localhost,*"])
+        #expect(configuration.proxy(for: URL(string: "https://example.com/")!) != nil)
     }
 
     @Test("A bad environment value names the variable, not its contents")

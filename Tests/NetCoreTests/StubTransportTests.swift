@@ -152,4 +152,30 @@ struct StubTransportTests {
                 TransferProgress(direction: .download, completedBytes: 5_000, totalBytes: 5_000),
             ])
     }
+
+    @Test("a request that would go through a proxy fails closed on a transport that cannot send through one")
+    func proxyFailsClosed() async throws {
+        struct UseProxy: Plugin {
+            func prepare(_ request: inout Request) async throws -> PrepareAction {
+                request.proxy = ProxyConfiguration(.http(host: "proxy.example", port: 3128))
+                return .proceed
+            }
+        }
+        let log = TransportLog()
+        let plain = StubTransport(
+            behavior: .custom { request in
+                log.append(request)
+                return Response(statusCode: 200, request: request)
+            }, capabilities: [.tlsPolicy])
+        let error = await failure(of: TestTarget(), on: Provider<TestTarget>(transport: plain, plugins: [UseProxy()]))
+        guard case .proxyFailed(let proxy, let reason)? = error else {
+            Issue.record("expected proxyFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(proxy == "http://proxy.example:3128" && reason.contains("StubTransport"))
+        #expect(log.count == 0, "never sent around the proxy")
+        let direct = Provider<TestTarget>(transport: plain, configuration: ProviderConfiguration(proxy: .direct))
+        _ = try await direct.request(TestTarget())
+        #expect(log.count == 1, ".direct needs no proxy support")
+    }
 }

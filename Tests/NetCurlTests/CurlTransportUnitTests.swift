@@ -7,7 +7,7 @@ import Testing
 @Suite("CurlTransport without servers")
 struct CurlTransportUnitTests {
     @Test func advertisesTLSPolicyHTTP2ResumeAndProgress() {
-        #expect(CurlTransport().capabilities == [.tlsPolicy, .http2, .resumableDownload, .progress])
+        #expect(CurlTransport().capabilities == [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy])
     }
 
     @Test func defaultConfigurationFollowsTenRedirectsSecurelyWithVerboseOff() {

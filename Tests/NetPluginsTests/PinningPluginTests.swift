@@ -71,6 +71,16 @@ struct PinningPluginTests {
         #expect(onlyPort.pin(for: URL(string: "https://api.example.com:8443/x")!) == nil)
     }
 
+    @Test func aHostWithAPortOrBracketsIsRefusedOrNormalisedNeverSilentlyUnmatched() throws {
+        for bad in ["api.example.com:8443", "[api.example.com]", "user@api.example.com", "api.example.com/", "1.2.3.4:443", "[::1]:443"] {
+            #expect(throws: PinningPlugin.ConfigurationError.invalidHostPattern(bad)) { try PinningPlugin.Pin(host: bad, keyHashes: [Self.certificatePin]) }
+        }
+        for spelling in ["[::1]", "::1", "[::1]."] {
+            let plugin = PinningPlugin([try .init(host: spelling, keyHashes: [Self.certificatePin])])
+            #expect(plugin.pin(for: URL(string: "https://[::1]:8443/x")!) != nil, "\(spelling)")
+        }
+    }
+
     @Test func trailingDotsAreIgnoredOnBothSides() throws {
         let plugin = PinningPlugin([try .init(host: "API.example.com.", keyHashes: [Self.certificatePin])])
         #expect(plugin.pins[0].host == "api.example.com")

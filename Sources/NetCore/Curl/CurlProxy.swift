@@ -69,7 +69,7 @@
         private static func socksReason(_ detail: String, server: ProxyServer, url: URL) -> String {
             let text = detail.lowercased()
             if text.contains("no authentication method was acceptable") {
-                return server.hasCredentials
+                return server.username != nil
                     ? "the SOCKS proxy accepts none of the offered authentication methods (\(detail))"
                     : "the SOCKS proxy requires authentication; set a username and password on the ProxyServer (\(detail))"
             }
@@ -87,7 +87,7 @@
             let target = destination(of: url)
             switch status {
             case 401, 407:
-                return server.hasCredentials
+                return server.username != nil
                     ? "the proxy rejected the credentials (\(status)); check the proxy's username and password"
                     : "the proxy requires authentication (\(status)); set a username and password on the ProxyServer"
             case 403:

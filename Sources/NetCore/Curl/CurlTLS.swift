@@ -40,9 +40,14 @@
         }
 
         /// Sets the client certificate and key as in-memory blobs (libcurl copies them), so the
-        /// key never touches the disk. The certificate blob is part of libcurl's connection and
-        /// TLS-session matching: a connection that presented an identity is never reused for a
-        /// request without it (or with another one).
+        /// key never touches the disk.
+        ///
+        /// libcurl reuses a connection (and resumes a TLS session) for a request whose certificate
+        /// blob is equal, without comparing the key, the passphrase or the PKCS#12 password: a
+        /// caller holding someone's public certificate with any key would ride their
+        /// authenticated connection. So the blob carries, after the certificate data, a line with
+        /// the SHA-256 of all the identity's material (OpenSSL ignores text after the last PEM
+        /// block and bytes after the PKCS#12 structure): equal blobs mean equal identities.
         private static func present(_ identity: ClientIdentity, to easy: UnsafeMutableRawPointer, host: String) throws(NetworkError) {
             let unsupported = NetworkError.tlsFailure(
                 host: host, reason: "this libcurl build cannot use in-memory client certificates (CURLOPT_SSLCERT_BLOB); the request was not sent")
@@ -51,15 +56,29 @@
             }
             switch identity {
             case .pem(let certificate, let key, let passphrase):
-                guard blob(CURLOPT_SSLCERT_BLOB, certificate), blob(CURLOPT_SSLKEY_BLOB, key) else { throw unsupported }
+                let keyed = connectionKeyed(certificate, material: [certificate, key, Data((passphrase ?? "").utf8)])
+                guard blob(CURLOPT_SSLCERT_BLOB, keyed), blob(CURLOPT_SSLKEY_BLOB, key) else { throw unsupported }
                 _ = netkit_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
                 _ = netkit_easy_setopt_string(easy, CURLOPT_SSLKEYTYPE, "PEM")
                 if let passphrase { _ = netkit_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
             case .pkcs12(let bundle, let password):
-                guard blob(CURLOPT_SSLCERT_BLOB, bundle) else { throw unsupported }
+                guard blob(CURLOPT_SSLCERT_BLOB, connectionKeyed(bundle, material: [bundle, Data(password.utf8)])) else { throw unsupported }
                 _ = netkit_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "P12")
                 _ = netkit_easy_setopt_string(easy, CURLOPT_KEYPASSWD, password)
             }
+        }
+
+        /// `certificate` followed by a line naming the digest of `material` (each part
+        /// length-prefixed, so no two different identities share it).
+        static func connectionKeyed(_ certificate: Data, material: [Data]) -> Data {
+            var hashed = Data()
+            for part in material {
+                withUnsafeBytes(of: UInt64(part.count).bigEndian) { hashed.append(contentsOf: $0) }
+                hashed.append(part)
+            }
+            var keyed = certificate
+            keyed.append(contentsOf: Data("\nNetKit client identity \(SHA256.hex(hashed))\n".utf8))
+            return keyed
         }
 
         /// The TLS error for a handshake the server ended over the client certificate (missing,

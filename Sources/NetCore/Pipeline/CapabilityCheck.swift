@@ -4,6 +4,8 @@ import Foundation
 ///
 /// - ``TransportCapabilities/tlsPolicy`` missing and the request has a ``TLSPolicy``: refused
 ///   with ``NetworkError/tlsPolicyUnsupported(transport:host:)``; nothing is sent.
+/// - ``TransportCapabilities/proxy`` missing and ``Request/proxy`` names a proxy for the URL:
+///   refused with ``NetworkError/proxyFailed(proxy:reason:)``, never sent around the proxy.
 /// - ``TransportCapabilities/progress`` missing: after a response, the progress handler gets
 ///   one final event per direction that moved bytes, completed == total, so a progress bar
 ///   always ends at 100 %.
@@ -13,6 +15,11 @@ import Foundation
 enum CapabilityCheck {
     /// The error for a request `transport` cannot send as asked, or `nil`.
     static func refusal(of request: Request, by transport: any Transport) -> NetworkError? {
+        if let server = request.proxy?.proxy(for: request.url), !transport.capabilities.contains(.proxy) {
+            return .proxyFailed(
+                proxy: server.address,
+                reason: "\(String(describing: type(of: transport))) cannot send through a proxy, so nothing was sent; use CurlTransport")
+        }
         guard request.tls != nil else { return nil }
         guard transport.capabilities.contains(.tlsPolicy) else {
             return .tlsPolicyUnsupported(transport: String(describing: type(of: transport)), host: request.host)
@@ -20,7 +27,7 @@ enum CapabilityCheck {
         guard request.url.scheme?.lowercased() == "https" else {
             return .invalidRequest(
                 target: targetDescription(request.target),
-                reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.absoluteString); nothing was sent")
+                reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.scheme ?? "one without a scheme"); nothing was sent")
         }
         return nil
     }

@@ -21,7 +21,9 @@ package enum EnvironmentProxy {
             return !text.trimmingCharacters(in: .whitespaces).isEmpty
         }
         guard let name = names.first(where: isSet) else { return nil }
-        let exempt = (value("no_proxy") ?? value("NO_PROXY") ?? "").split(separator: ",").map(String.init)
+        // libcurl's reading of the list, not NetKit's: a host counts as exempt only when libcurl
+        // itself would skip the proxy for it.
+        let exempt = ProxyBypassList.entries(libcurlNoProxy: value("no_proxy") ?? value("NO_PROXY") ?? "")
         if let host = url.host, ProxyBypassList(exempt).matches(host) { return nil }
         return name
     }

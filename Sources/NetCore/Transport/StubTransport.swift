@@ -32,7 +32,7 @@ public struct StubTransport: Transport {
     ///   - behavior: How to answer. Default: ``Behavior/immediate``.
     ///   - capabilities: What the stub claims to support; by default everything, so requests with
     ///     TLS policies or resumable downloads can be tested.
-    public init(behavior: Behavior = .immediate, capabilities: TransportCapabilities = [.tlsPolicy, .http2, .resumableDownload, .progress]) {
+    public init(behavior: Behavior = .immediate, capabilities: TransportCapabilities = [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy]) {
         self.behavior = behavior
         self.capabilities = capabilities
     }

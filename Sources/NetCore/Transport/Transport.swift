@@ -103,4 +103,8 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     /// Reports upload and download progress while bytes move. Without it, the provider reports
     /// one final event per direction (completed == total) when the response has arrived.
     public static let progress = TransportCapabilities(rawValue: 1 << 3)
+    /// Sends through the proxies of ``Request/proxy``. Without it, a request that would go
+    /// through a proxy fails with ``NetworkError/proxyFailed(proxy:reason:)`` before anything
+    /// is sent (never directly, around the proxy).
+    public static let proxy = TransportCapabilities(rawValue: 1 << 4)
 }

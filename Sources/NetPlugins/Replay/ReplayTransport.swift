@@ -87,7 +87,7 @@ public struct ReplayTransport: Transport {
         switch mode {
         case .replayOnly:
             recorder = nil
-            capabilities = [.tlsPolicy, .progress]
+            capabilities = [.tlsPolicy, .progress, .proxy]
         case .recordWhenMissing(let transport, let file, let redaction):
             recorder = HARRecorder(file: file, redaction: redaction)
             capabilities = transport.capabilities

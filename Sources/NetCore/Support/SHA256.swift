@@ -1,6 +1,7 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4) in plain Swift, for cache keys, entry checksums and public-key pins.
+/// SHA-256 (FIPS 180-4) in plain Swift, for cache keys, entry checksums, public-key pins and
+/// client-identity connection keys.
 ///
 /// Linux has no CryptoKit and NetKit has no package dependencies, so the digest is computed here.
 ///
