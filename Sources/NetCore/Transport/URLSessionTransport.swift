@@ -106,13 +106,13 @@ public final class URLSessionTransport: Transport {
         if let proxy = request.proxy?.proxy(for: request.url) {
             throw NetworkError.proxyFailed(proxy: proxy.address, reason: "URLSessionTransport cannot send through a proxy; use CurlTransport")
         }
-        if Task.isCancelled { throw NetworkError.cancelled }
+        if request.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
         let exchange = Exchange(
             request: request, progress: progress, callbackQueue: callbackQueue, control: control,
             stream: request.download == nil ? stream : nil)
-        return try await withTaskCancellationHandler {
+        return try await request.withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 exchange.continuation = continuation
                 let task = makeTask(prepared, exchange: exchange)
