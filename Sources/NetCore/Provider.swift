@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Sends a ``TargetType``'s requests through a ``Transport`` and an ordered list of ``Plugin``s.
 ///
@@ -11,7 +10,7 @@ import Synchronization
 ///
 /// Every method runs the same pipeline (see ``Plugin``). Errors are always ``NetworkError``.
 /// A request keeps running when the caller drops the provider; cancel it through its `Task`,
-/// the returned ``Cancellable``, or ``cancelAll()``.
+/// the returned ``Cancellable``, or ``cancelAll()`` (which ends the calls, not their tasks).
 /// ``request(_:)`` runs in the calling task: no extra task or thread hop per request.
 public final class Provider<Target: TargetType>: Sendable {
     /// The transport that sends requests.
@@ -80,8 +79,12 @@ public final class Provider<Target: TargetType>: Sendable {
     public func stream(_ target: Target, options: StreamOptions = StreamOptions()) -> ResponseStream {
         let controller = StreamController()
         let pipeline = self.pipeline
+        let inFlight = self.inFlight
         controller.start { head in
-            await pipeline.runStream(target, options: options, head: head)
+            let cancellation = CallCancellation()
+            let token = inFlight.insert(cancellation)
+            defer { inFlight.remove(token) }
+            await pipeline.runStream(target, options: options, head: head, cancellation: cancellation)
         }
         return ResponseStream(controller: controller)
     }
@@ -115,22 +118,27 @@ public final class Provider<Target: TargetType>: Sendable {
         return TaskCancellable(task)
     }
 
-    /// Cancels every request of this provider that is in flight now.
+    /// Ends every call of this provider that is in flight now.
     ///
-    /// It cancels the tasks awaiting those requests, exactly as if you had cancelled each one:
-    /// they get ``NetworkError/cancelled``, and code that keeps running in such a task afterwards
-    /// sees a cancelled task. Requests started with ``send(_:completion:)``, ``responses(_:)`` and
-    /// ``transfer(_:)`` run in tasks of their own.
+    /// Each call ends as if its task had been cancelled: whatever it waits for (the transfer, a
+    /// retry wait, a shared ``DeduplicatingTransport`` transfer, a stream's body) stops, `process`
+    /// hooks still run, and the caller gets ``NetworkError/cancelled``. The tasks awaiting those
+    /// calls are not cancelled: code that keeps running in such a task afterwards runs normally.
+    /// Calls started afterwards are not affected.
     public func cancelAll() {
         inFlight.cancelAll()
     }
 
+    /// How many calls are in flight (registered for ``cancelAll()``).
+    package var inFlightCount: Int { inFlight.count }
+
     /// Runs the pipeline in the caller's task (a task per request would double the cost of a
-    /// cache hit), registered so ``cancelAll()`` can cancel it.
+    /// cache hit), registered so ``cancelAll()`` can end it.
     private func run(_ target: Target, events: PipelineEvents) async -> Result<Response, NetworkError> {
-        let token = withUnsafeCurrentTask { task in task.map { inFlight.insert($0) } }
-        defer { if let token { inFlight.remove(token) } }
-        return await pipeline.run(target, events: events)
+        let cancellation = CallCancellation()
+        let token = inFlight.insert(cancellation)
+        defer { inFlight.remove(token) }
+        return await pipeline.run(target, events: events, cancellation: cancellation)
     }
 }
 
@@ -140,34 +148,31 @@ struct PipelineEvents: Sendable {
     var onProgress: ProgressHandler?
 }
 
-/// The tasks running this provider's requests, so `cancelAll()` can reach them.
-private final class InFlightRegistry: Sendable {
-    /// A running request's task handle.
-    ///
-    /// `UnsafeCurrentTask` is only valid while its task runs. It is stored by `Provider.run` on
-    /// entry and removed before `run` returns, and it is only touched while `tasks` is locked, so
-    /// every use happens while the task is still inside `run`: the mutex is what makes this true.
-    private struct Handle: @unchecked Sendable {
-        let task: UnsafeCurrentTask
-    }
+/// The calls of one provider in flight, so `cancelAll()` can reach them without touching the
+/// tasks that run them.
+final class InFlightRegistry: Sendable {
+    private let calls = Locked<(next: Int, running: [Int: CallCancellation])>((0, [:]))
 
-    private let tasks = Locked<(next: Int, running: [Int: Handle])>((0, [:]))
-
-    func insert(_ task: UnsafeCurrentTask) -> Int {
-        tasks.withLock { state in
+    /// Registers a running call until ``remove(_:)``.
+    func insert(_ call: CallCancellation) -> Int {
+        calls.withLock { state in
             state.next += 1
-            state.running[state.next] = Handle(task: task)
+            state.running[state.next] = call
             return state.next
         }
     }
 
+    /// Forgets a call that ended.
     func remove(_ token: Int) {
-        _ = tasks.withLock { $0.running.removeValue(forKey: token) }
+        _ = calls.withLock { $0.running.removeValue(forKey: token) }
     }
 
+    /// How many calls are registered.
+    var count: Int { calls.withLock { $0.running.count } }
+
+    /// Cancels every registered call; their handlers run after the lock is released.
     func cancelAll() {
-        tasks.withLock { state in
-            for handle in state.running.values { handle.task.cancel() }
-        }
+        let running = calls.withLock { Array($0.running.values) }
+        for call in running { call.cancel() }
     }
 }

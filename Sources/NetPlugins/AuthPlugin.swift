@@ -114,7 +114,7 @@ public final class AuthPlugin: Plugin {
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         guard !request.headers.contains(header), appliesTo(request) else { return .proceed }
-        let (token, generation) = try await usableToken()
+        let (token, generation) = try await usableToken(for: request)
         request.headers[header] = scheme.isEmpty ? token : scheme + " " + token
         request.context[SentTokenKey.self] = SentToken(generation: generation)
         return .proceed
@@ -141,7 +141,7 @@ public final class AuthPlugin: Plugin {
     // MARK: Tokens
 
     /// The known token, or the result of the running fetch or refresh, or a new fetch.
-    private func usableToken() async throws -> (String, Int) {
+    private func usableToken(for request: Request) async throws -> (String, Int) {
         enum Next { case ready(String, Int), wait(Task<String, any Error>) }
         let next = state.withLock { state -> Next in
             if state.pending == nil, let token = state.token { return .ready(token, state.generation) }
@@ -154,14 +154,14 @@ public final class AuthPlugin: Plugin {
             return (token, generation)
         case .wait(let task):
             do {
-                _ = try await waitCancellably(for: task)
+                _ = try await waitCancellably(for: task, in: request)
             } catch is CancellationError {
                 throw NetworkError.cancelled
             } catch {
                 throw NetworkError.pluginFailed(plugin: name, reason: "could not get a token: \(error)")
             }
             // Read the state again: the token may have changed since the task ended.
-            return try await usableToken()
+            return try await usableToken(for: request)
         }
     }
 
@@ -188,7 +188,7 @@ public final class AuthPlugin: Plugin {
             return .retry
         case .wait(let task):
             do {
-                _ = try await waitCancellably(for: task)
+                _ = try await waitCancellably(for: task, in: request)
                 return .retry
             } catch is CancellationError {
                 // The caller was cancelled while the refresh runs on for the others; the

@@ -124,7 +124,7 @@ public struct RetryPlugin: Plugin {
     }
 
     private func mayRetry(_ request: Request) -> Bool {
-        request.attempt <= maxRetries && retryableMethods.contains(request.method) && !Task.isCancelled
+        request.attempt <= maxRetries && retryableMethods.contains(request.method) && !request.isCancelled
     }
 
     private func decides(_ error: NetworkError, _ request: Request) -> Bool {

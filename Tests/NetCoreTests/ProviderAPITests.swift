@@ -87,13 +87,13 @@ struct ProviderAPITests {
     @Test("cancelAll() cancels every in-flight request of the provider")
     func cancelAllCancelsInFlight() async throws {
         let entered = AsyncStream<Void>.makeStream()
-        let provider = Provider<TestTarget>(
-            transport: StubTransport(
-                behavior: .custom { request in
-                    entered.continuation.yield()
-                    try await Task.sleep(for: .seconds(10))
-                    return Response(statusCode: 200, request: request)
-                }))
+        var observer = RecordingPlugin("Observer", Recorder())
+        observer.onWillSend = { _ in
+            entered.continuation.yield()
+            return .proceed
+        }
+        // cancelAll() ends calls, not tasks: the wait must watch the call (as the stub's delay does).
+        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(10))), plugins: [observer])
         let first = Task { try await provider.request(TestTarget(name: "one")) }
         let completions = Completions()
         provider.send(TestTarget(name: "two")) { completions.handler($0) }

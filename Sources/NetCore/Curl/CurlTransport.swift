@@ -20,7 +20,7 @@
     /// let tuned = CurlTransport(configuration: .init(maxConnectionsPerHost: 4, connectTimeout: .seconds(5)))
     /// ```
     ///
-    /// Every request ends: by its response, its error, `Task` cancellation (the transfer is removed
+    /// Every request ends: by its response, its error, cancellation of its task or its call (the transfer is removed
     /// from libcurl at once and ``NetworkError/cancelled`` thrown) or ``Request/timeout``
     /// (``NetworkError/timedOut``, sub-second values honoured).
     public final class CurlTransport: Transport {
@@ -140,11 +140,11 @@
         /// Sends one request without following redirects (libcurl never follows them itself, so each
         /// hop gets its own origin's TLS policy and credentials; see ``RedirectPolicy``).
         private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
-            if Task.isCancelled { throw NetworkError.cancelled }
+            if request.isCancelled { throw NetworkError.cancelled }
             let token = CurlJobToken()
             let engine = self.engine
             let head = CurlRequestHead(request)
-            let reply = try await withTaskCancellationHandler {
+            let reply = try await request.withCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
                     engine.submit(
                         .start(

@@ -15,10 +15,32 @@ import Foundation
 /// Unlike ``RequestContext`` (a value that `prepare` changes and later attempts inherit), this
 /// is a reference: a write is seen at once by every later hook of the call.
 public final class CallStorage: Sendable {
-    private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
+    private let values: Locked<[ObjectIdentifier: any Sendable]>
+    /// Ends the call from outside its task (see ``Provider/cancelAll()``).
+    package let cancellation: CallCancellation
 
     /// Creates an empty store (the pipeline makes one per call).
-    public init() {}
+    public init() {
+        values = Locked([:])
+        cancellation = CallCancellation()
+    }
+
+    /// Creates an empty store for a call that `cancellation` ends.
+    package init(cancellation: CallCancellation) {
+        values = Locked([:])
+        self.cancellation = cancellation
+    }
+
+    private init(values: Locked<[ObjectIdentifier: any Sendable]>) {
+        self.values = values
+        cancellation = CallCancellation()
+    }
+
+    /// The same values, without the call's cancellation: for work that outlives one caller
+    /// (a transfer ``DeduplicatingTransport`` shares among callers).
+    package func detachedFromCancellation() -> CallStorage {
+        CallStorage(values: values)
+    }
 
     /// The value for `key`, or its default.
     public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {

@@ -4,9 +4,9 @@ extension Pipeline {
     /// Runs a streamed call: the usual hooks up to `succeed`/`failure` on the response head
     /// (retries happen before any body byte reaches the reader), then the head goes to the
     /// reader; `didReceive` and `process` run when the body ends.
-    func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead) async {
+    func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead, cancellation: CallCancellation) async {
         let id = RequestIdentifier.next()
-        let storage = CallStorage()
+        let storage = CallStorage(cancellation: cancellation)
         var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var attempt = 1
@@ -41,8 +41,8 @@ extension Pipeline {
                 // attemptOnce left a streamed success for the end of its body; it ends here.
                 if bodyInSink, !result.isFailure { await plugins.didReceive(result, for: finalRequest) }
                 sink.cancel()
-                if delay > .zero { try? await Task.sleep(for: delay) }
-                guard !Task.isCancelled else {
+                if delay > .zero { _ = await cancellation.sleep(for: delay) }
+                guard !finalRequest.isCancelled else {
                     await finish(.failure(.cancelled), sink: sink, bodyInSink: false, request: finalRequest, head: head)
                     return
                 }
@@ -73,7 +73,7 @@ extension Pipeline {
             return
         }
         head.deliver(.success((response, sink)))
-        let end = await withTaskCancellationHandler {
+        let end = await request.withCancellationHandler {
             await sink.ended()
         } onCancel: {
             sink.cancel()

@@ -19,9 +19,9 @@ struct Pipeline: Sendable {
     /// attempt is ready to send) covers every attempt and every retry wait: each attempt gets
     /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
     /// wait would pass the deadline is not started, so the caller gets the last real result.
-    func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
+    func run(_ target: any TargetType, events: PipelineEvents, cancellation: CallCancellation) async -> Result<Response, NetworkError> {
         let id = RequestIdentifier.next()
-        let storage = CallStorage()
+        let storage = CallStorage(cancellation: cancellation)
         var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var attempt = 1
@@ -41,14 +41,8 @@ struct Pipeline: Sendable {
                 guard attempt < configuration.maxAttempts, ContinuousClock.now + delay < deadline ?? .now + finalRequest.timeout else {
                     return await plugins.process(result, for: finalRequest)
                 }
-                if delay > .zero {
-                    do {
-                        try await Task.sleep(for: delay)
-                    } catch {
-                        return await plugins.process(.failure(.cancelled), for: finalRequest)
-                    }
-                }
-                guard !Task.isCancelled else {
+                if delay > .zero { _ = await cancellation.sleep(for: delay) }
+                guard !finalRequest.isCancelled else {
                     return await plugins.process(.failure(.cancelled), for: finalRequest)
                 }
                 attempt += 1
@@ -107,7 +101,7 @@ struct Pipeline: Sendable {
             }
         case .failure(let error):
             let decision = await plugins.failure(error, for: request)
-            if error.isCancellation || Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
+            if error.isCancellation || request.isCancelled { return (.finished(.failure(.cancelled)), request) }
             switch decision {
             case .proceed: return (.finished(result.outcome), request)
             case .retry(let delay): return (.retry(after: delay, result.outcome), request)
@@ -136,7 +130,7 @@ struct Pipeline: Sendable {
             deadline = .now + request.timeout
         }
         if let attemptTimeout = configuration.attemptTimeout { request.timeout = min(request.timeout, attemptTimeout) }
-        if Task.isCancelled { return (.failure(.cancelled), false) }
+        if request.isCancelled { return (.failure(.cancelled), false) }
         if let invalid = RequestValidation.check(request) { return (.failure(invalid), false) }
         if let stop = await plugins.willSend(request) { return (.failure(stop), false) }
         return (await transport(request), true)
@@ -158,7 +152,7 @@ struct Pipeline: Sendable {
         do {
             response = try await exchange()
         } catch {
-            return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+            return .failure(request.isCancelled ? .cancelled : NetworkError(error))
         }
         if let failure = request.target.validation.check(response) { return .failure(failure) }
         return .success(response)

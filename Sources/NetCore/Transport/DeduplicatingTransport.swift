@@ -45,11 +45,14 @@ public final class DeduplicatingTransport: Transport {
             flights[key] = flight
             return (flight, flight.join()!)
         }
-        flight.startIfNeeded { [base, flights] in
+        // The shared transfer belongs to no single caller: one caller's cancellation must not end it.
+        var shared = request
+        shared.callStorage = request.callStorage.detachedFromCancellation()
+        flight.startIfNeeded { [base, flights, shared] in
             defer { flights.withLock { if $0[key] === flight { $0[key] = nil } } }
-            return try await base.send(request, progress: progress)
+            return try await base.send(shared, progress: progress)
         }
-        var response = try await flight.wait(as: waiter)
+        var response = try await flight.wait(as: waiter, for: request)
         response.request = request
         return response
     }
@@ -141,20 +144,20 @@ final class Flight: Sendable {
         }
     }
 
-    /// Waits for the shared result; a cancelled caller stops waiting at once.
-    func wait(as waiter: Int) async throws -> Response {
-        try await withTaskCancellationHandler {
+    /// Waits for the shared result; a caller whose call is cancelled stops waiting at once.
+    func wait(as waiter: Int, for request: Request) async throws -> Response {
+        try await request.withCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { state -> Result<Response, any Error>? in
                     if let result = state.result { return result }
-                    if Task.isCancelled { return .failure(NetworkError.cancelled) }
+                    if request.isCancelled { return .failure(NetworkError.cancelled) }
                     state.waiters[waiter] = continuation
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
-            leave(waiter)
+            self.leave(waiter)
         }
     }
 

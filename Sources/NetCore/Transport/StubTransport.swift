@@ -19,7 +19,10 @@ public struct StubTransport: Transport {
         /// Answer with the sample response after a delay (cancellable; a delay longer than the
         /// request's timeout ends in ``NetworkError/timedOut``).
         case delayed(Duration)
-        /// Answer with whatever the closure returns or throws.
+        /// Answer with whatever the closure returns or throws. The closure runs in the caller's
+        /// task: a closure that waits ends on ``Provider/cancelAll()`` only when it waits inside
+        /// ``Request/withCancellationHandler(operation:onCancel:isolation:)`` or checks
+        /// ``Request/isCancelled``.
         case custom(@Sendable (Request) async throws -> Response)
     }
 
@@ -44,22 +47,20 @@ public struct StubTransport: Transport {
         var response: Response
         switch behavior {
         case .immediate:
-            try checkCancellation()
+            try checkCancellation(request)
             response = try sampleResponse(for: request)
         case .delayed(let delay):
-            do {
-                try await Task.sleep(for: min(delay, request.timeout))
-            } catch {
+            guard await request.callStorage.cancellation.sleep(for: min(delay, request.timeout)) else {
                 throw NetworkError.cancelled
             }
             if delay > request.timeout { throw NetworkError.timedOut }
             response = try sampleResponse(for: request)
         case .custom(let answer):
-            try checkCancellation()
+            try checkCancellation(request)
             do {
                 response = try await answer(request)
             } catch {
-                throw Task.isCancelled ? NetworkError.cancelled : NetworkError(error)
+                throw request.isCancelled ? NetworkError.cancelled : NetworkError(error)
             }
         }
         let bytes = Int64(response.data.count)
@@ -77,8 +78,8 @@ public struct StubTransport: Transport {
         return response
     }
 
-    private func checkCancellation() throws(NetworkError) {
-        if Task.isCancelled { throw .cancelled }
+    private func checkCancellation(_ request: Request) throws(NetworkError) {
+        if request.isCancelled { throw .cancelled }
     }
 
     private func sampleResponse(for request: Request) throws(NetworkError) -> Response {

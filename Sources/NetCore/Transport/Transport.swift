@@ -5,7 +5,9 @@ import Foundation
 ///
 /// ## Error contract
 /// Throw ``NetworkError`` (other errors are wrapped as ``NetworkError/transport(reason:)``).
-/// Honour `Task` cancellation by throwing ``NetworkError/cancelled`` promptly, and end every
+/// Honour cancellation of the call by throwing ``NetworkError/cancelled`` promptly: wait inside
+/// ``Request/withCancellationHandler(operation:onCancel:isolation:)`` (it fires on `Task`
+/// cancellation and on ``Provider/cancelAll()``, which does not cancel tasks), and end every
 /// request by ``Request/timeout`` with ``NetworkError/timedOut``. Return any status code: the
 /// provider validates it. A request whose ``Request/tls`` policy cannot be enforced must fail with
 /// ``NetworkError/tlsPolicyUnsupported(transport:host:)`` and never be sent.

@@ -7,33 +7,35 @@ import Synchronization
 /// One request's life inside ``URLSessionTransport``: the task, the deadline timer, progress
 /// polling, and a continuation resumed exactly once.
 ///
-/// Timeouts and cancellation resume the caller at once instead of waiting for URLSession to call
-/// back, so a task URLSession never completes (the Linux 401 `Basic` bug) cannot hang a request.
+/// The lifecycle is an ``ExchangeStateMachine``: every event runs through it under the lock, and
+/// the action it returns (resume, suspend or cancel the task, answer the caller, feed the stream)
+/// is performed after the lock is released. Timeouts and cancellation resume the caller at once
+/// instead of waiting for URLSession to call back, so a task URLSession never completes (the
+/// Linux 401 `Basic` bug) cannot hang a request.
 final class Exchange: Sendable {
-    enum StopReason: Sendable {
-        case cancelled
-        case timedOut
-        /// The response broke a rule while arriving (too large, conflicting lengths).
-        case failed(NetworkError)
-    }
+    typealias StopReason = ExchangeStopReason
 
     private struct State {
+        var machine = ExchangeStateMachine()
         var continuation: CheckedContinuation<Response, any Error>?
         var task: URLSessionTask?
-        var stopReason: StopReason?
         var challengeResponse: HTTPURLResponse?
-        /// A finished download is being moved into place; a stop can no longer win.
-        var claimedByDownload = false
-        var finished = false
         /// The body received so far (responses kept in memory).
         var body = Data()
         var uploaded: Int64 = 0
         var uploadTotal: Int64?
         var downloadTotal: Int64?
-        /// A streamed head went to the caller; the body goes to the sink.
-        var headDelivered = false
-        var suspended = false
         var lastActivity = ContinuousClock.now
+
+        /// Hands out the continuation and forgets the task and the body: the exchange has ended.
+        mutating func end() -> CheckedContinuation<Response, any Error>? {
+            defer {
+                continuation = nil
+                task = nil
+                body = Data()
+            }
+            return continuation
+        }
     }
 
     let request: Request
@@ -42,8 +44,8 @@ final class Exchange: Sendable {
     var deadline: ContinuousClock.Instant {
         guard let stream else { return headDeadline }
         return state.withLock { state in
-            guard state.headDelivered else { return headDeadline }
-            let idle = state.suspended ? ContinuousClock.now + .seconds(3600) : state.lastActivity + request.timeout
+            guard state.machine.isStreaming else { return headDeadline }
+            let idle = state.machine.isSuspended ? ContinuousClock.now + .seconds(3600) : state.lastActivity + request.timeout
             guard let total = stream.options.totalTimeout else { return idle }
             return min(idle, startInstant + total)
         }
@@ -88,37 +90,51 @@ final class Exchange: Sendable {
         set { state.withLock { $0.continuation = newValue } }
     }
 
-    /// Starts `task` with its deadline, unless the request was cancelled before it could start.
+    /// Starts `task` with its deadline, unless the request was stopped before it could start.
     func start(_ task: URLSessionTask) {
-        let alreadyStopped: StopReason? = state.withLock { state in
-            if let reason = state.stopReason { return reason }
-            state.task = task
-            return nil
+        let (action, continuation) = state.withLock { state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
+            let action = state.machine.start()
+            switch action {
+            case .startTask:
+                state.task = task
+                return (action, nil)
+            case .cancelUnstartedTask:
+                return (action, state.end())
+            default:
+                return (action, nil)
+            }
         }
-        if let alreadyStopped {
+        switch action {
+        case .startTask:
+            DeadlineWatcher.shared.watch(self)
+            control.async { task.resume() }
+        case .cancelUnstartedTask(let reason):
             control.async { task.cancel() }
-            complete(with: .failure(error(for: alreadyStopped)))
-            return
+            answerCaller(continuation, with: .failure(reason.error))
+        default:
+            break
         }
-        DeadlineWatcher.shared.watch(self)
-        control.async { task.resume() }
     }
 
-    /// Ends the request now with `reason`; URLSession's later callback is ignored.
+    /// Ends the request now with `reason`; URLSession's later callbacks are ignored.
     func stop(because reason: StopReason) {
-        let task: URLSessionTask? = state.withLock { state in
-            guard !state.finished, !state.claimedByDownload, state.stopReason == nil else { return nil }
-            state.stopReason = reason
-            // A suspended task must run again to be cancelled cleanly.
-            if state.suspended, let task = state.task { control.async { task.resume() } }
-            return state.task
+        let (action, task, continuation) = state.withLock {
+            state -> (ExchangeStateMachine.Action, URLSessionTask?, CheckedContinuation<Response, any Error>?) in
+            let action = state.machine.stop(reason)
+            guard case .cancelTask = action else { return (action, nil, nil) }
+            let task = state.task
+            return (action, task, state.end())
         }
-        guard let task else { return }
+        guard case .cancelTask(let resumeFirst, let recipient, let reason) = action else { return }
         // Not on the delegate queue: a fast body can have many chunk callbacks queued there, and
         // the transfer would run on until they drained. Not on the caller's thread either (see
-        // `control`). The caller is answered below at once; later callbacks find it finished.
-        control.async { task.cancel() }
-        complete(with: .failure(error(for: reason)))
+        // `control`). The caller is answered below at once; later callbacks find it ended.
+        if let task {
+            // A suspended task must run again to be cancelled cleanly.
+            if resumeFirst { control.async { task.resume() } }
+            control.async { task.cancel() }
+        }
+        deliver(.failure(reason.error), to: recipient, continuation: continuation)
     }
 
     /// Records the 401 whose authentication challenge was cancelled; it becomes the response.
@@ -151,8 +167,7 @@ final class Exchange: Sendable {
     func deliverHeadIfStreaming(_ response: URLResponse) {
         guard let stream, let http = response as? HTTPURLResponse, (200...299).contains(http.statusCode) else { return }
         let continuation = state.withLock { state -> CheckedContinuation<Response, any Error>? in
-            guard !state.finished, state.stopReason == nil else { return nil }
-            state.headDelivered = true
+            guard case .deliverHead = state.machine.streamedHeadReceived() else { return nil }
             state.lastActivity = .now
             defer { state.continuation = nil }
             return state.continuation
@@ -164,29 +179,38 @@ final class Exchange: Sendable {
 
     /// Body bytes arrived; past the size limit the task is stopped.
     func receive(_ data: Data) {
-        if let stream, state.withLock({ $0.headDelivered }) {
-            streamBody(data, into: stream)
-            return
-        }
         let limit = request.limits.maxBodyBytes
-        let tooLarge = state.withLock { state -> Bool in
-            guard !state.finished else { return false }
-            if let limit, Int64(state.body.count + data.count) > limit { return true }
-            state.body.append(data)
-            return false
+        let (action, tooLarge) = state.withLock { state -> (ExchangeStateMachine.Action, Bool) in
+            let action = state.machine.dataReceived()
+            switch action {
+            case .bufferBody:
+                if let limit, Int64(state.body.count + data.count) > limit { return (action, true) }
+                state.body.append(data)
+            case .forwardToStream:
+                state.lastActivity = .now
+            default:
+                break
+            }
+            return (action, false)
         }
-        if tooLarge, let limit {
-            stop(because: .failed(.responseTooLarge(limit: limit)))
-        } else if callbackQueue.operationCount > Self.maxQueuedCallbacks {
-            // FoundationNetworking reads ahead of its callbacks; pause it until they drain.
-            pause { resume in resume() }
+        switch action {
+        case .forwardToStream:
+            if let stream { streamBody(data, into: stream) }
+        case .bufferBody:
+            if tooLarge, let limit {
+                stop(because: .failed(.responseTooLarge(limit: limit)))
+            } else if callbackQueue.operationCount > Self.maxQueuedCallbacks {
+                // FoundationNetworking reads ahead of its callbacks; pause it until they drain.
+                pause { resume in resume() }
+            }
+        default:
+            break
         }
     }
 
     /// Passes streamed bytes on; a full reader suspends the task until it has drained (what
     /// URLSession allows for backpressure: suspending a running data task).
     private func streamBody(_ data: Data, into stream: ResponseBodySink) {
-        state.withLock { $0.lastActivity = .now }
         stream.yield(data)
         // Two places can fill up: the reader's buffer, and the delegate queue itself (a fast
         // server outruns its callbacks, which then pile up as queued chunks). Either suspends.
@@ -198,13 +222,11 @@ final class Exchange: Sendable {
     /// Suspends the task (unless it already is); once the queued callbacks have drained,
     /// `whenReady` gets the function that resumes it.
     private func pause(whenReady: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        guard
-            let task = state.withLock({ state -> URLSessionTask? in
-                guard !state.suspended, !state.finished, state.stopReason == nil else { return nil }
-                state.suspended = true
-                return state.task
-            })
-        else { return }
+        let task = state.withLock { state -> URLSessionTask? in
+            guard case .suspendTask = state.machine.bufferFull() else { return nil }
+            return state.task
+        }
+        guard let task else { return }
         control.async { task.suspend() }
         // Behind the queued callbacks: runs once they have drained.
         callbackQueue.addOperation { [weak self] in
@@ -218,8 +240,7 @@ final class Exchange: Sendable {
 
     private func resumeStream(_ task: URLSessionTask) {
         let resume = state.withLock { state -> Bool in
-            guard state.suspended, !state.finished, state.stopReason == nil else { return false }
-            state.suspended = false
+            guard case .resumeTask = state.machine.bufferDrained() else { return false }
             state.lastActivity = .now
             return true
         }
@@ -236,27 +257,34 @@ final class Exchange: Sendable {
 
     /// The task ended; the body is what ``receive(_:)-(Data)`` collected.
     func finish(response: URLResponse?, error: (any Error)?) {
-        let (body, streamed, stopReason) = state.withLock { ($0.body, $0.headDelivered, $0.stopReason) }
-        if streamed {
-            // The body went to the reader; only how the transfer ended is left to report.
-            if let stopReason {
-                complete(with: .failure(self.error(for: stopReason)))
-            } else if let error {
-                complete(with: .failure(URLErrorMapping.map(error, host: request.host)))
-            } else {
-                complete(with: .success(Response(statusCode: 200, request: request)))
-            }
-            return
+        let (action, body, continuation) = state.withLock {
+            state -> (ExchangeStateMachine.Action, Data, CheckedContinuation<Response, any Error>?) in
+            let action = state.machine.taskCompleted()
+            guard case .finish = action else { return (action, Data(), nil) }
+            let body = state.body
+            return (action, body, state.end())
         }
-        complete(with: result(data: body, fileURL: nil, response: response, error: error))
+        switch action {
+        case .finish(.stream):
+            // The body went to the reader; only how the transfer ended is left to report.
+            let outcome: Result<Response, NetworkError> =
+                error.map { .failure(URLErrorMapping.map($0, host: request.host)) } ?? .success(Response(statusCode: 200, request: request))
+            deliver(outcome, to: .stream, continuation: nil)
+        case .finish(.caller):
+            deliver(result(data: body, fileURL: nil, response: response, error: error), to: .caller, continuation: continuation)
+        default:
+            break
+        }
     }
 
     /// Handles a finished download: moves a 2xx body into place (URLSession deletes `location`
     /// when this returns); keeps any other body in memory so it never lands in the destination.
     func finishDownload(location: URL?, response: URLResponse?, error: (any Error)?) {
-        guard let destination = request.download, claimForDownload() else { return }
+        // A stopped or completed exchange never claims it: a cancelled caller must never find its
+        // destination replaced.
+        guard let destination = request.download, case .moveDownload = state.withLock({ $0.machine.downloadFinished() }) else { return }
         guard error == nil, let location, let http = response as? HTTPURLResponse else {
-            complete(with: result(data: Data(), fileURL: nil, response: response, error: error))
+            settleDownload(result(data: Data(), fileURL: nil, response: response, error: error))
             return
         }
         if (200...299).contains(http.statusCode) {
@@ -270,41 +298,46 @@ final class Exchange: Sendable {
                 // URLSession downloads whole; a partial file another transport left is now stale.
                 if destination.resumable { try? FileManager.default.removeItem(at: destination.partialFileURL) }
             } catch {
-                complete(with: .failure(NetworkError.fileSystem(reason: "could not move the download to \(destination.url.path): \(error)")))
+                settleDownload(.failure(NetworkError.fileSystem(reason: "could not move the download to \(destination.url.path): \(error)")))
                 return
             }
-            complete(with: result(data: Data(), fileURL: destination.url, response: response, error: nil))
+            settleDownload(result(data: Data(), fileURL: destination.url, response: response, error: nil))
         } else {
             let body = ((try? FileHandle(forReadingFrom: location).read(upToCount: 1 << 20)) ?? nil) ?? Data()
-            complete(with: result(data: body, fileURL: nil, response: response, error: nil))
+            settleDownload(result(data: body, fileURL: nil, response: response, error: nil))
         }
     }
 
-    /// Claims the completion for a finished download, unless the request was already stopped or
-    /// completed: a cancelled caller must never find its destination replaced.
-    private func claimForDownload() -> Bool {
-        state.withLock { state in
-            guard !state.finished, state.stopReason == nil else { return false }
-            state.claimedByDownload = true
-            return true
+    /// The claimed download is settled: the caller gets `result`.
+    private func settleDownload(_ result: Result<Response, NetworkError>) {
+        let (action, continuation) = state.withLock { state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
+            let action = state.machine.downloadSettled()
+            guard case .finish = action else { return (action, nil) }
+            return (action, state.end())
         }
+        guard case .finish(let recipient) = action else { return }
+        deliver(result, to: recipient, continuation: continuation)
     }
 
-    private func complete(with result: Result<Response, NetworkError>) {
-        let (continuation, streamed): (CheckedContinuation<Response, any Error>?, Bool) = state.withLock { state in
-            guard !state.finished else { return (nil, false) }
-            state.finished = true
-            defer { state.continuation = nil; state.task = nil; state.body = Data() }
-            return (state.continuation, state.headDelivered)
-        }
-        if streamed, let stream {
+    /// Gives the outcome to the stream's reader or to the waiting caller; the deadline is no
+    /// longer watched.
+    private func deliver(
+        _ result: Result<Response, NetworkError>, to recipient: ExchangeStateMachine.Recipient,
+        continuation: CheckedContinuation<Response, any Error>?
+    ) {
+        switch recipient {
+        case .stream:
             DeadlineWatcher.shared.unwatch(self)
             switch result {
-            case .success: stream.finish()
-            case .failure(let error): stream.finish(throwing: error)
+            case .success: stream?.finish()
+            case .failure(let error): stream?.finish(throwing: error)
             }
-            return
+        case .caller:
+            answerCaller(continuation, with: result)
         }
+    }
+
+    private func answerCaller(_ continuation: CheckedContinuation<Response, any Error>?, with result: Result<Response, NetworkError>) {
         guard let continuation else { return }
         DeadlineWatcher.shared.unwatch(self)
         if case .success(let response) = result { reportFinalProgress(response) }
@@ -312,8 +345,8 @@ final class Exchange: Sendable {
     }
 
     private func result(data: Data, fileURL: URL?, response: URLResponse?, error: (any Error)?) -> Result<Response, NetworkError> {
-        let (stopReason, challenged) = state.withLock { ($0.stopReason, $0.challengeResponse) }
-        if let stopReason { return .failure(self.error(for: stopReason)) }
+        let (stopReason, challenged) = state.withLock { ($0.machine.stopReason, $0.challengeResponse) }
+        if let stopReason { return .failure(stopReason.error) }
         var response = response
         if let error {
             guard let challenged, (error as? URLError)?.code == .cancelled else {
@@ -365,14 +398,6 @@ final class Exchange: Sendable {
             let declared = headers["Content-Length"].flatMap({ Int64($0) }), Int64(data.count) < declared
         else { return nil }
         return .truncatedResponse(expected: declared, received: Int64(data.count))
-    }
-
-    private func error(for reason: StopReason) -> NetworkError {
-        switch reason {
-        case .cancelled: .cancelled
-        case .timedOut: .timedOut
-        case .failed(let error): error
-        }
     }
 
     /// Reports upload and download progress from the delegate's byte counts (the task's own

@@ -128,13 +128,13 @@ public final class URLSessionTransport: Transport {
                 )
             }
         #endif
-        if Task.isCancelled { throw NetworkError.cancelled }
+        if request.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
         let exchange = Exchange(
             request: request, progress: progress, callbackQueue: callbackQueue, control: control,
             stream: request.download == nil ? stream : nil)
-        return try await withTaskCancellationHandler {
+        return try await request.withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 exchange.continuation = continuation
                 let task = makeTask(prepared, exchange: exchange)

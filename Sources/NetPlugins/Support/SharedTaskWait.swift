@@ -2,16 +2,17 @@ import Foundation
 import NetCore
 import Synchronization
 
-/// Waits for a task that several callers share, and stops waiting as soon as the waiting task is
-/// cancelled (throwing `CancellationError`) while the shared task runs on for the others.
+/// Waits for a task that several callers share, and stops waiting as soon as the waiting call is
+/// cancelled, by its task or `Provider.cancelAll()` (throwing `CancellationError`), while the
+/// shared task runs on for the others.
 ///
 /// `await task.value` alone would keep a cancelled caller waiting until the shared work ends.
-func waitCancellably<Success: Sendable>(for task: Task<Success, any Error>) async throws -> Success {
+func waitCancellably<Success: Sendable>(for task: Task<Success, any Error>, in request: Request) async throws -> Success {
     let waiter = Waiter<Success>()
-    return try await withTaskCancellationHandler {
+    return try await request.withCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             waiter.set(continuation)
-            if Task.isCancelled {
+            if request.isCancelled {
                 waiter.resume(with: .failure(CancellationError()))
                 return
             }

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Why an exchange was stopped before URLSession finished it.
+enum ExchangeStopReason: Sendable, CustomStringConvertible {
+    case cancelled
+    case timedOut
+    /// The response broke a rule while arriving (too large, conflicting lengths).
+    case failed(NetworkError)
+
+    /// The error the caller or the stream's reader gets.
+    var error: NetworkError {
+        switch self {
+        case .cancelled: .cancelled
+        case .timedOut: .timedOut
+        case .failed(let error): error
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .timedOut: "timedOut"
+        case .failed(let error): "failed(\(error))"
+        }
+    }
+}
+
+/// The lifecycle of one URLSession exchange, without any I/O: each event changes the state and
+/// returns what the exchange must do, which it does after releasing its lock.
+///
+/// ```
+/// idle ──start──▶ running ──head (stream)──▶ streaming ──complete──▶ completed
+///  │                │ └──download claimed──▶ claimedByDownload ──settled──▶ completed
+///  │                └──complete──▶ completed
+///  └──stop──▶ stoppedBeforeStart ──start──▶ stopped
+/// running / streaming ──stop──▶ stopped
+/// ```
+///
+/// `running` and `streaming` carry whether the task is suspended (backpressure). The end states
+/// (`stopped`, `completed`) and `claimedByDownload` ignore stops; every event after the end is
+/// ignored, so URLSession's late callbacks cannot answer a caller twice.
+struct ExchangeStateMachine: Sendable {
+    /// Where the exchange is.
+    enum State: Sendable, CustomStringConvertible {
+        /// Created; the task is not running yet.
+        case idle
+        /// Stopped before the task started: starting it only fails the caller.
+        case stoppedBeforeStart(ExchangeStopReason)
+        /// The task runs; the caller waits for the whole response (or a streamed head).
+        case running(suspended: Bool)
+        /// A streamed 2xx head went to the caller; the body goes to the stream's sink.
+        case streaming(suspended: Bool)
+        /// A finished download is being moved into place; stops can no longer win.
+        case claimedByDownload
+        /// Ended by a stop; the caller or the reader got its error.
+        case stopped(ExchangeStopReason)
+        /// Ended by URLSession's completion; the caller or the reader got the outcome.
+        case completed
+
+        var description: String {
+            switch self {
+            case .idle: "idle"
+            case .stoppedBeforeStart(let reason): "stoppedBeforeStart(\(reason))"
+            case .running(let suspended): "running(suspended: \(suspended))"
+            case .streaming(let suspended): "streaming(suspended: \(suspended))"
+            case .claimedByDownload: "claimedByDownload"
+            case .stopped(let reason): "stopped(\(reason))"
+            case .completed: "completed"
+            }
+        }
+    }
+
+    /// Who receives the outcome: the caller awaiting the response, or the reader of a stream
+    /// whose head the caller already has.
+    enum Recipient: Sendable, Equatable {
+        case caller
+        case stream
+    }
+
+    /// What the exchange does after an event.
+    enum Action: Sendable, CustomStringConvertible {
+        /// Nothing: the event came too late or changes nothing.
+        case none
+        /// Watch the deadline and resume the task for the first time.
+        case startTask
+        /// Cancel the task that was never resumed and fail the caller with the reason.
+        case cancelUnstartedTask(ExchangeStopReason)
+        /// Cancel the task (resuming it first when suspended, so it can be cancelled cleanly) and
+        /// give the reason's error to the recipient.
+        case cancelTask(resumeFirst: Bool, failing: Recipient, ExchangeStopReason)
+        /// Suspend the task until the reader or the callback queue has drained.
+        case suspendTask
+        /// Resume the suspended task.
+        case resumeTask
+        /// Give the streamed head to the caller.
+        case deliverHead
+        /// Keep the bytes in the response body.
+        case bufferBody
+        /// Pass the bytes to the stream's sink.
+        case forwardToStream
+        /// Move the finished download into place, then report ``ExchangeStateMachine/downloadSettled()``.
+        case moveDownload
+        /// The task completed: give its outcome to the recipient.
+        case finish(Recipient)
+
+        var description: String {
+            switch self {
+            case .none: "none"
+            case .startTask: "startTask"
+            case .cancelUnstartedTask(let reason): "cancelUnstartedTask(\(reason))"
+            case .cancelTask(let resumeFirst, let recipient, let reason): "cancelTask(resumeFirst: \(resumeFirst), failing: \(recipient), \(reason))"
+            case .suspendTask: "suspendTask"
+            case .resumeTask: "resumeTask"
+            case .deliverHead: "deliverHead"
+            case .bufferBody: "bufferBody"
+            case .forwardToStream: "forwardToStream"
+            case .moveDownload: "moveDownload"
+            case .finish(let recipient): "finish(\(recipient))"
+            }
+        }
+    }
+
+    private(set) var state: State = .idle
+
+    /// Whether the caller has the streamed head (the body goes to the sink).
+    var isStreaming: Bool {
+        if case .streaming = state { return true }
+        return false
+    }
+
+    /// Whether the task is suspended for backpressure.
+    var isSuspended: Bool {
+        switch state {
+        case .running(let suspended), .streaming(let suspended): suspended
+        default: false
+        }
+    }
+
+    /// Why the exchange stopped, once it has.
+    var stopReason: ExchangeStopReason? {
+        switch state {
+        case .stoppedBeforeStart(let reason), .stopped(let reason): reason
+        default: nil
+        }
+    }
+
+    /// The task is ready to run.
+    mutating func start() -> Action {
+        switch state {
+        case .idle:
+            state = .running(suspended: false)
+            return .startTask
+        case .stoppedBeforeStart(let reason):
+            state = .stopped(reason)
+            return .cancelUnstartedTask(reason)
+        case .running, .streaming, .claimedByDownload, .stopped, .completed:
+            return .none
+        }
+    }
+
+    /// Cancellation, the deadline, or a response that broke a rule.
+    mutating func stop(_ reason: ExchangeStopReason) -> Action {
+        switch state {
+        case .idle:
+            state = .stoppedBeforeStart(reason)
+            return .none
+        case .running(let suspended):
+            state = .stopped(reason)
+            return .cancelTask(resumeFirst: suspended, failing: .caller, reason)
+        case .streaming(let suspended):
+            state = .stopped(reason)
+            return .cancelTask(resumeFirst: suspended, failing: .stream, reason)
+        case .stoppedBeforeStart, .claimedByDownload, .stopped, .completed:
+            return .none
+        }
+    }
+
+    /// A 2xx head arrived for a streamed request.
+    mutating func streamedHeadReceived() -> Action {
+        guard case .running(let suspended) = state else { return .none }
+        state = .streaming(suspended: suspended)
+        return .deliverHead
+    }
+
+    /// Body bytes arrived.
+    func dataReceived() -> Action {
+        switch state {
+        case .running: .bufferBody
+        case .streaming: .forwardToStream
+        case .idle, .stoppedBeforeStart, .claimedByDownload, .stopped, .completed: .none
+        }
+    }
+
+    /// The reader's buffer or the callback queue is full.
+    mutating func bufferFull() -> Action {
+        switch state {
+        case .running(suspended: false):
+            state = .running(suspended: true)
+            return .suspendTask
+        case .streaming(suspended: false):
+            state = .streaming(suspended: true)
+            return .suspendTask
+        default:
+            return .none
+        }
+    }
+
+    /// The reader's buffer or the callback queue has drained.
+    mutating func bufferDrained() -> Action {
+        switch state {
+        case .running(suspended: true):
+            state = .running(suspended: false)
+            return .resumeTask
+        case .streaming(suspended: true):
+            state = .streaming(suspended: false)
+            return .resumeTask
+        default:
+            return .none
+        }
+    }
+
+    /// URLSession completed the task (with or without an error).
+    mutating func taskCompleted() -> Action {
+        switch state {
+        case .running:
+            state = .completed
+            return .finish(.caller)
+        case .streaming:
+            state = .completed
+            return .finish(.stream)
+        case .idle, .stoppedBeforeStart, .claimedByDownload, .stopped, .completed:
+            return .none
+        }
+    }
+
+    /// URLSession finished a download; the exchange claims it unless it already ended.
+    mutating func downloadFinished() -> Action {
+        guard case .running = state else { return .none }
+        state = .claimedByDownload
+        return .moveDownload
+    }
+
+    /// The claimed download was moved into place (or failed to be).
+    mutating func downloadSettled() -> Action {
+        guard case .claimedByDownload = state else { return .none }
+        state = .completed
+        return .finish(.caller)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import NetCore
+
+/// Every transition of the URLSession exchange's lifecycle, late events included.
+@Suite("Exchange state machine")
+struct ExchangeStateMachineTests {
+    typealias Machine = ExchangeStateMachine
+
+    /// The events, by name, so each state can be checked against all of them.
+    enum Event: String, CaseIterable, CustomStringConvertible {
+        case start, cancel, timeOut, fail, head, data, full, drained, complete, downloadFinished, downloadSettled
+
+        var description: String { rawValue }
+
+        func send(to machine: inout Machine) -> Machine.Action {
+            switch self {
+            case .start: machine.start()
+            case .cancel: machine.stop(.cancelled)
+            case .timeOut: machine.stop(.timedOut)
+            case .fail: machine.stop(.failed(.responseTooLarge(limit: 1)))
+            case .head: machine.streamedHeadReceived()
+            case .data: machine.dataReceived()
+            case .full: machine.bufferFull()
+            case .drained: machine.bufferDrained()
+            case .complete: machine.taskCompleted()
+            case .downloadFinished: machine.downloadFinished()
+            case .downloadSettled: machine.downloadSettled()
+            }
+        }
+    }
+
+    /// A machine driven through `events` (each must change the state).
+    private func machine(after events: [Event], sourceLocation: SourceLocation = #_sourceLocation) -> Machine {
+        var machine = Machine()
+        for event in events {
+            let before = machine.state.description
+            _ = event.send(to: &machine)
+            if machine.state.description == before { Issue.record("\(event) changed nothing in the setup", sourceLocation: sourceLocation) }
+        }
+        return machine
+    }
+
+    /// Sends `event` and returns the action and the new state, as text.
+    private func step(_ events: [Event], then event: Event) -> (action: String, state: String) {
+        var machine = machine(after: events)
+        let action = event.send(to: &machine)
+        return (action.description, machine.state.description)
+    }
+
+    // MARK: idle
+
+    @Test("idle: start runs the task; a stop before start waits for start to fail the caller")
+    func idle() {
+        #expect(Machine().state.description == "idle")
+        #expect(step([], then: .start) == ("startTask", "running(suspended: false)"))
+        #expect(step([], then: .cancel) == ("none", "stoppedBeforeStart(cancelled)"))
+        #expect(step([], then: .timeOut) == ("none", "stoppedBeforeStart(timedOut)"))
+        #expect(step([], then: .fail).state.hasPrefix("stoppedBeforeStart(failed("))
+        for event in [Event.head, .data, .full, .drained, .complete, .downloadFinished, .downloadSettled] {
+            #expect(step([], then: event) == ("none", "idle"), "\(event)")
+        }
+    }
+
+    @Test("stoppedBeforeStart: start cancels the unstarted task and fails the caller; everything else is ignored")
+    func stoppedBeforeStart() {
+        #expect(step([.cancel], then: .start) == ("cancelUnstartedTask(cancelled)", "stopped(cancelled)"))
+        #expect(step([.timeOut], then: .start) == ("cancelUnstartedTask(timedOut)", "stopped(timedOut)"))
+        for event in Event.allCases where event != .start {
+            #expect(step([.cancel], then: event) == ("none", "stoppedBeforeStart(cancelled)"), "\(event)")
+        }
+    }
+
+    // MARK: running
+
+    @Test("running: data is buffered, a stop cancels the task and fails the caller, completion answers the caller")
+    func running() {
+        #expect(step([.start], then: .data) == ("bufferBody", "running(suspended: false)"))
+        #expect(step([.start], then: .cancel) == ("cancelTask(resumeFirst: false, failing: caller, cancelled)", "stopped(cancelled)"))
+        #expect(step([.start], then: .timeOut) == ("cancelTask(resumeFirst: false, failing: caller, timedOut)", "stopped(timedOut)"))
+        #expect(step([.start], then: .fail).action.hasPrefix("cancelTask(resumeFirst: false, failing: caller, failed("))
+        #expect(step([.start], then: .complete) == ("finish(caller)", "completed"))
+        #expect(step([.start], then: .head) == ("deliverHead", "streaming(suspended: false)"))
+        #expect(step([.start], then: .full) == ("suspendTask", "running(suspended: true)"))
+        #expect(step([.start], then: .drained) == ("none", "running(suspended: false)"))
+        #expect(step([.start], then: .downloadFinished) == ("moveDownload", "claimedByDownload"))
+        #expect(step([.start], then: .start) == ("none", "running(suspended: false)"))
+        #expect(step([.start], then: .downloadSettled) == ("none", "running(suspended: false)"))
+    }
+
+    @Test("running, suspended: drained resumes; a stop resumes before cancelling; a second full does nothing")
+    func runningSuspended() {
+        let suspended: [Event] = [.start, .full]
+        #expect(machine(after: suspended).isSuspended)
+        #expect(step(suspended, then: .full) == ("none", "running(suspended: true)"))
+        #expect(step(suspended, then: .drained) == ("resumeTask", "running(suspended: false)"))
+        #expect(step(suspended, then: .cancel) == ("cancelTask(resumeFirst: true, failing: caller, cancelled)", "stopped(cancelled)"))
+        #expect(step(suspended, then: .data) == ("bufferBody", "running(suspended: true)"))
+        #expect(step(suspended, then: .complete) == ("finish(caller)", "completed"))
+        #expect(step(suspended, then: .head) == ("deliverHead", "streaming(suspended: true)"))
+        #expect(step(suspended, then: .downloadFinished) == ("moveDownload", "claimedByDownload"))
+    }
+
+    // MARK: streaming
+
+    @Test("streaming: data goes to the stream, a stop fails the reader, completion finishes the stream")
+    func streaming() {
+        let streaming: [Event] = [.start, .head]
+        #expect(machine(after: streaming).isStreaming)
+        #expect(step(streaming, then: .data) == ("forwardToStream", "streaming(suspended: false)"))
+        #expect(step(streaming, then: .full) == ("suspendTask", "streaming(suspended: true)"))
+        #expect(step(streaming, then: .drained) == ("none", "streaming(suspended: false)"))
+        #expect(step(streaming, then: .cancel) == ("cancelTask(resumeFirst: false, failing: stream, cancelled)", "stopped(cancelled)"))
+        #expect(step(streaming, then: .timeOut) == ("cancelTask(resumeFirst: false, failing: stream, timedOut)", "stopped(timedOut)"))
+        #expect(step(streaming, then: .complete) == ("finish(stream)", "completed"))
+        for event in [Event.start, .head, .downloadFinished, .downloadSettled] {
+            #expect(step(streaming, then: event) == ("none", "streaming(suspended: false)"), "\(event)")
+        }
+    }
+
+    @Test("streaming, suspended: the reader drains to resume; a stop resumes the task before cancelling it")
+    func streamingSuspended() {
+        let suspended: [Event] = [.start, .head, .full]
+        #expect(step(suspended, then: .full) == ("none", "streaming(suspended: true)"))
+        #expect(step(suspended, then: .drained) == ("resumeTask", "streaming(suspended: false)"))
+        #expect(step(suspended, then: .cancel) == ("cancelTask(resumeFirst: true, failing: stream, cancelled)", "stopped(cancelled)"))
+        #expect(step(suspended, then: .complete) == ("finish(stream)", "completed"))
+        #expect(step(suspended, then: .data) == ("forwardToStream", "streaming(suspended: true)"))
+    }
+
+    // MARK: downloads
+
+    @Test("claimedByDownload: stops can no longer win; settling answers the caller")
+    func claimedByDownload() {
+        let claimed: [Event] = [.start, .downloadFinished]
+        #expect(step(claimed, then: .downloadSettled) == ("finish(caller)", "completed"))
+        for event in Event.allCases where event != .downloadSettled {
+            #expect(step(claimed, then: event) == ("none", "claimedByDownload"), "\(event)")
+        }
+    }
+
+    // MARK: late events
+
+    @Test(
+        "every event after the end is ignored",
+        arguments: [
+            [Event.start, .cancel], [.start, .timeOut], [.start, .fail], [.start, .complete], [.start, .head, .complete],
+            [.start, .head, .cancel], [.start, .full, .cancel], [.start, .downloadFinished, .downloadSettled], [.cancel, .start],
+        ])
+    func lateEvents(ending events: [Event]) {
+        let ended = machine(after: events).state.description
+        #expect(ended == "completed" || ended.hasPrefix("stopped("))
+        for event in Event.allCases {
+            #expect(step(events, then: event) == ("none", ended), "\(event) after \(events)")
+        }
+    }
+
+    @Test("stopReason names why the exchange stopped, and only then")
+    func stopReason() {
+        #expect(machine(after: []).stopReason == nil)
+        #expect(machine(after: [.start]).stopReason == nil)
+        #expect(machine(after: [.start, .complete]).stopReason == nil)
+        #expect(machine(after: [.cancel]).stopReason?.description == "cancelled")
+        #expect(machine(after: [.start, .timeOut]).stopReason?.description == "timedOut")
+        #expect(machine(after: [.start, .fail]).stopReason?.error.caseName == "responseTooLarge")
+    }
+}
