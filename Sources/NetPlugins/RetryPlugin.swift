@@ -167,11 +167,3 @@ enum RetryAfter {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }
-
-extension Duration {
-    /// Seconds as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -151,8 +151,7 @@ private struct PreparedUpload {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         // URLSession's own timer is an idle timer in whole seconds; it only backs up our deadline.
-        let seconds = Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(1, (seconds + 1).rounded(.up))
+        urlRequest.timeoutInterval = max(1, (request.timeout.seconds + 1).rounded(.up))
         for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
         switch request.body {
         case .none:

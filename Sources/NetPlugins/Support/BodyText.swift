@@ -74,16 +74,8 @@ enum ByteCount {
 }
 
 extension Duration {
-    /// Milliseconds as a `Double`.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-
     /// `12.3 ms`, without a formatter.
     var logText: String {
-        let (seconds, attoseconds) = components
-        let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
-        return ByteCount.oneDecimal(max(0, tenths)) + " ms"
+        ByteCount.oneDecimal(max(0, tenthsOfMilliseconds)) + " ms"
     }
 }

@@ -36,8 +36,7 @@ struct LineBuilder {
 
     /// `12.3 ms`.
     mutating func appendMilliseconds(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let tenths = max(0, seconds * 10_000 + attoseconds / 100_000_000_000_000)
+        let tenths = max(0, duration.tenthsOfMilliseconds)
         append(tenths / 10)
         bytes.append(UInt8(ascii: "."))
         append(tenths % 10)
