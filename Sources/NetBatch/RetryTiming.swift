@@ -62,10 +62,7 @@ public struct RetryTiming: Sendable, CustomStringConvertible {
         case .none, .afterBatch: return nil
         case .immediately: return .zero
         case .backoff(let initial, let multiplier, let max):
-            let delay = initial.seconds * pow(multiplier, Double(retry - 1))
-            guard delay.isFinite, delay < max.seconds else { return max }
-            // Whole nanoseconds, so 50 ms × 3 is exactly 150 ms rather than 0.15000000000000002 s.
-            return Duration(seconds: delay)
+            return Backoff(initial: initial, multiplier: multiplier, maximum: max).delay(beforeRetry: retry)
         }
     }
 

@@ -105,9 +105,7 @@ public struct RetryPlugin: Plugin {
     /// The backoff before the retry that follows `attempt` (1-based), before jitter:
     /// `min(maxDelay, baseDelay × multiplier^(attempt-1))`.
     public func backoff(after attempt: Int) -> Duration {
-        let factor = pow(multiplier, Double(max(0, attempt - 1)))
-        let seconds = min(baseDelay.seconds * factor, maxDelay.seconds)
-        return .seconds(seconds.isFinite ? max(0, seconds) : maxDelay.seconds)
+        Backoff(initial: baseDelay, multiplier: multiplier, maximum: maxDelay).delay(beforeRetry: attempt)
     }
 
     /// The wait before retrying after `attempt`: `Retry-After` when present and honoured, otherwise
