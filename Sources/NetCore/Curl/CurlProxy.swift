@@ -65,7 +65,7 @@
 
         /// Why a `CONNECT` failed, from its status code.
         private static func connectReason(_ status: Int, server: ProxyServer, url: URL, detail: String) -> String {
-            let target = "\(url.host ?? "?"):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+            let target = "\(url.host ?? "?"):\(url.port ?? defaultPort(forScheme: url.scheme?.lowercased() ?? "") ?? 80)"
             switch status {
             case 401, 407:
                 return server.hasCredentials

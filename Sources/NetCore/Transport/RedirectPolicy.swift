@@ -119,7 +119,7 @@ package struct Origin: Hashable, Sendable {
     package init(_ url: URL) {
         scheme = url.scheme?.lowercased() ?? ""
         host = url.host?.lowercased() ?? ""
-        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        port = url.port ?? defaultPort(forScheme: scheme) ?? -1
     }
 }
 
