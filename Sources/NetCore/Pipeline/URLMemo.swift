@@ -1,5 +1,6 @@
 import Foundation
 
+// Perf: Benchmarks row "Cache hits, sequential" (memory cache hit), where URL building was most of a hit.
 /// Remembers the expensive parts of building request URLs: the checked base URL joined with a
 /// target's encoded path, and parsed URLs by their text.
 ///

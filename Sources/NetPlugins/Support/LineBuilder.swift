@@ -1,5 +1,6 @@
 import NetCore
 
+// Perf: Benchmarks row "Logger + Capture overhead, CurlTransport, 8 concurrent".
 /// Builds an ASCII-mostly log line in one byte buffer: cheaper than appending `String`s, which
 /// re-checks grapheme boundaries and capacity on every append. Runs twice per logged request.
 struct LineBuilder {
