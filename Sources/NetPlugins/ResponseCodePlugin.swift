@@ -58,7 +58,7 @@ public struct ResponseCodePlugin: Plugin {
     }
 
     private static func jsonObject(_ data: Data) -> [String: Any]? {
-        guard let first = data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }), first == UInt8(ascii: "{") else {
+        guard JSONWhitespace.firstSignificantByte(of: data) == UInt8(ascii: "{") else {
             return nil
         }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
