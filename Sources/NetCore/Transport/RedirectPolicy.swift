@@ -125,6 +125,20 @@ package struct Origin: Hashable, Sendable {
 
 /// Follows redirects one hop at a time for a transport that sends single hops.
 package enum RedirectFollower {
+    /// ``send(_:policy:maxRedirects:hop:)`` for a streamed response: a failure also ends `body`
+    /// with it (as a ``NetworkError``), so that its reader is not left waiting.
+    package static func stream(
+        _ request: Request, into body: ResponseBodySink, policy: RedirectPolicy, maxRedirects: Int,
+        hop: (Request) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await send(request, policy: policy, maxRedirects: maxRedirects, hop: hop)
+        } catch {
+            body.finish(throwing: NetworkError(error))
+            throw error
+        }
+    }
+
     /// Sends `request` through `hop` and follows redirects under `policy`, at most `maxRedirects`
     /// times, all within the request's timeout. The final response carries the original request.
     package static func send(

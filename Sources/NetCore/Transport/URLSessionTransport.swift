@@ -87,13 +87,8 @@ public final class URLSessionTransport: Transport {
     /// Streams the response: returns at the head of a 2xx and feeds its body into `body`;
     /// backpressure suspends the data task while the reader has no room.
     public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
-        do {
-            return try await RedirectFollower.send(request, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
-                try await sendHop(hop, progress: nil, stream: body)
-            }
-        } catch {
-            body.finish(throwing: NetworkError(error))
-            throw error
+        try await RedirectFollower.stream(request, into: body, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
+            try await sendHop(hop, progress: nil, stream: body)
         }
     }
 
