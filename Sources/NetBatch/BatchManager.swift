@@ -117,8 +117,6 @@ public struct BatchManager<Target: TargetType>: Sendable {
 
     /// Maps an operation's error to a ``NetworkError`` (see ``BatchItem``).
     static func networkError(from error: any Error) -> NetworkError {
-        if let error = error as? NetworkError { return error }
-        if error is CancellationError || Task.isCancelled { return .cancelled }
-        return .transport(reason: String(describing: error))
+        .mapping(error) { Task.isCancelled ? .cancelled : .transport(reason: String(describing: $0)) }
     }
 }

@@ -62,15 +62,8 @@ public struct RetryTiming: Sendable, CustomStringConvertible {
         case .none, .afterBatch: return nil
         case .immediately: return .zero
         case .backoff(let initial, let multiplier, let max):
-            let delay = Self.seconds(initial) * pow(multiplier, Double(retry - 1))
-            guard delay.isFinite, delay < Self.seconds(max) else { return max }
-            // Whole nanoseconds, so 50 ms × 3 is exactly 150 ms rather than 0.15000000000000002 s.
-            return .nanoseconds(Int64((delay * 1e9).rounded()))
+            return Backoff(initial: initial, multiplier: multiplier, maximum: max).delay(beforeRetry: retry)
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     public var description: String {

@@ -49,9 +49,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// for cancellation, otherwise ``/NetCore/NetworkError/transport(reason:)`` with this error's description.
     /// Throw it from a batch operation to keep the request's error case.
     public var networkError: NetworkError {
-        if let error = underlying as? NetworkError { return error }
-        if underlying is CancellationError { return .cancelled }
-        return .transport(reason: description)
+        .mapping(underlying) { _ in .transport(reason: description) }
     }
 
     /// Whether the chain stopped because it was cancelled.

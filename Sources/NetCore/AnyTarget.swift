@@ -33,9 +33,3 @@ public struct AnyTarget: TargetType, CustomStringConvertible {
     public var proxy: ProxyConfiguration? { base.proxy }
     public var description: String { targetDescription(base) }
 }
-
-/// A short name for a target in error messages and logs, such as `HTTPBin.status(404)`.
-func targetDescription(_ target: any TargetType) -> String {
-    if let erased = target as? AnyTarget { return targetDescription(erased.base) }
-    return "\(type(of: target)).\(target)"
-}

@@ -157,13 +157,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
 extension NetworkError {
     /// Wraps any error as a ``NetworkError``: passes ``NetworkError`` through, maps cancellation.
     public init(_ error: any Error) {
-        if let error = error as? NetworkError {
-            self = error
-        } else if error is CancellationError {
-            self = .cancelled
-        } else {
-            self = .transport(reason: String(describing: error))
-        }
+        self = .mapping(error) { .transport(reason: String(describing: $0)) }
     }
 
     /// Whether this is ``cancelled``.

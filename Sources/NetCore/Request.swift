@@ -162,8 +162,9 @@ public protocol RequestContextKey {
 
 /// Typed values that plugins attach to a request and read in later hooks.
 public struct RequestContext: Sendable {
-    // Inlinable so that plugins' reads specialise to their key's type: unspecialised, each read
-    // instantiates generic metadata at run time (measured ~150 ns, several per request).
+    // Perf: the subscript is inlinable so that plugins' reads specialise to their key's type
+    // (unspecialised, each read instantiated generic metadata at run time, ~150 ns); Benchmarks
+    // row "Cache hits, sequential", where CachePlugin reads its state on every hit.
     @usableFromInline var values: [ObjectIdentifier: any Sendable] = [:]
 
     /// Creates an empty context.

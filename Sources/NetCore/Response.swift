@@ -60,14 +60,14 @@ public struct Response: Sendable, CustomStringConvertible {
         var typeName: String { String(describing: T.self) }
         do {
             guard let keyPath, !keyPath.isEmpty else { return try decoder.decode(T.self, from: data) }
-            var node: Any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            for component in keyPath.split(separator: ".") {
-                guard let object = node as? [String: Any], let child = object[String(component)] else {
-                    throw NetworkError.decodingFailed(
-                        type: typeName, keyPath: keyPath,
-                        reason: "no value for key \"\(component)\"", bodyExcerpt: redactedExcerpt())
-                }
-                node = child
+            let root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            let node: Any
+            switch JSONKeyPath(keyPath).lookup(in: root) {
+            case .found(let value):
+                node = value
+            case .missing(let key):
+                throw NetworkError.decodingFailed(
+                    type: typeName, keyPath: keyPath, reason: "no value for key \"\(key)\"", bodyExcerpt: redactedExcerpt())
             }
             let subtree = try JSONSerialization.data(withJSONObject: node, options: [.fragmentsAllowed])
             return try decoder.decode(T.self, from: subtree)

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import NetCore
 
 // NetDemo: a short tour of NetKit. `scripts/demo` runs it against local servers; on its own it
 // starts a local httpbin if it can, and always exits by itself with nothing left behind.
@@ -64,7 +65,7 @@ do {
     }
     try await Tour(baseURL: baseURL, options: options, workDirectory: work.url).run()
     let elapsed = clock.now - started
-    print("\nDone in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) s.")
+    print("\nDone in \(String(format: "%.1f", elapsed.seconds)) s.")
     cleanup.exit(0)
 } catch {
     // After a signal, failures are the servers being stopped under the tour: not worth a message.

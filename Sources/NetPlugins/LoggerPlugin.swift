@@ -104,10 +104,10 @@ public struct LoggerPlugin: Plugin {
         builder.append(redaction.redact(request.url))
         if let duration {
             builder.append(" " as StaticString)
-            builder.appendMilliseconds(duration)
+            builder.append(.milliseconds(duration))
         }
         builder.append(" " as StaticString)
-        builder.appendByteCount(bytes)
+        builder.append(.bytes(bytes))
         builder.append(" attempt=" as StaticString)
         builder.append(request.attempt)
         builder.append(" source=" as StaticString)
@@ -124,7 +124,7 @@ public struct LoggerPlugin: Plugin {
             return entry(for: response, request: request) + " (status not accepted)"
         }
         var line = "← ERROR \(request.method.rawValue) \(redaction.redact(request.url))"
-        if let duration = elapsed(request) { line += " " + duration.logText }
+        if let duration = elapsed(request) { line += " " + UnitText.milliseconds(duration).text }
         let secrets = redaction.knownSecrets(in: request, responseHeaders: error.response?.headers)
         line +=
             " attempt=\(request.attempt): "
@@ -155,12 +155,12 @@ public struct LoggerPlugin: Plugin {
         var text = headerLines(headerFields(request.headers, secrets: secrets))
         switch request.body {
         case .none: break
-        case .file(let url): text += "\n  body: <file \(url.path), \(ByteCount.format(request.body.contentLength ?? 0))>"
+        case .file(let url): text += "\n  body: <file \(url.path), \(UnitText.bytes(request.body.contentLength ?? 0).text)>"
         case .data, .multipart:
             if let data = request.body.inMemoryData {
                 text += "\n  body: " + bodyText(data, contentType: SecretRedactor.contentType(of: request), secrets: secrets)
             } else {
-                text += "\n  body: <multipart, \(ByteCount.format(request.body.contentLength ?? 0))>"
+                text += "\n  body: <multipart, \(UnitText.bytes(request.body.contentLength ?? 0).text)>"
             }
         }
         return text

@@ -49,28 +49,19 @@ public struct ResponseCodePlugin: Plugin {
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         guard case .success(let response) = result, appliesTo(request) else { return result }
         guard let root = Self.jsonObject(response.data) else { return result }
-        guard let code = Self.value(at: codeKeyPath, in: root).flatMap(Self.text) else {
+        guard let code = JSONKeyPath(codeKeyPath).value(in: root).flatMap(Self.text) else {
             return requiresCode ? .failure(.businessCode(code: "missing", message: "no code at \"\(codeKeyPath)\"", response: response)) : result
         }
         guard !acceptedCodes.contains(code) else { return result }
-        let message = messageKeyPath.flatMap { Self.value(at: $0, in: root) }.flatMap(Self.text)
+        let message = messageKeyPath.flatMap { JSONKeyPath($0).value(in: root) }.flatMap(Self.text)
         return .failure(.businessCode(code: code, message: message, response: response))
     }
 
     private static func jsonObject(_ data: Data) -> [String: Any]? {
-        guard let first = data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }), first == UInt8(ascii: "{") else {
+        guard JSONWhitespace.firstSignificantByte(of: data) == UInt8(ascii: "{") else {
             return nil
         }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
-
-    private static func value(at keyPath: String, in root: [String: Any]) -> Any? {
-        var node: Any = root
-        for key in keyPath.split(separator: ".") {
-            guard let object = node as? [String: Any], let child = object[String(key)] else { return nil }
-            node = child
-        }
-        return node is NSNull ? nil : node
     }
 
     /// Codes as text: strings as they are, integral numbers without a fraction, booleans as

@@ -105,9 +105,7 @@ public struct RetryPlugin: Plugin {
     /// The backoff before the retry that follows `attempt` (1-based), before jitter:
     /// `min(maxDelay, baseDelay × multiplier^(attempt-1))`.
     public func backoff(after attempt: Int) -> Duration {
-        let factor = pow(multiplier, Double(max(0, attempt - 1)))
-        let seconds = min(baseDelay.seconds * factor, maxDelay.seconds)
-        return .seconds(seconds.isFinite ? max(0, seconds) : maxDelay.seconds)
+        Backoff(initial: baseDelay, multiplier: multiplier, maximum: maxDelay).delay(beforeRetry: attempt)
     }
 
     /// The wait before retrying after `attempt`: `Retry-After` when present and honoured, otherwise
@@ -165,13 +163,5 @@ enum RetryAfter {
         let days = era * 146_097 + dayOfEra - 719_468
         let seconds = days * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
         return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-}
-
-extension Duration {
-    /// Seconds as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

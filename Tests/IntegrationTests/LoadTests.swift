@@ -76,7 +76,7 @@ struct LoadTests {
         var outcomes: [Int: Result<Response, NetworkError>] = [:]
         for item in result.items { outcomes[item.index] = item.result }
         return Figures(
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            seconds: elapsed.seconds,
             indexes: result.items.map(\.index), outcomes: outcomes.count,
             problems: (0..<count).compactMap { Self.problem(index: $0, outcomes[$0]) },
             attempts: counter.attempts, failedAttempts: counter.failures

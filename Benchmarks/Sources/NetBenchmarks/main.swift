@@ -13,14 +13,6 @@ if let child = arguments.first(where: { $0.hasPrefix("--child=") }) {
 }
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
-if arguments.contains("--us-raw") { try await profileURLSession(raw: true); exit(0) }
-if arguments.contains("--us-ours") { try await profileURLSession(raw: false); exit(0) }
-if arguments.contains("--curl-layers") { try await profileCurlLayers(); exit(0) }
-if arguments.contains("--profile-curl") { try await profileCurl(); exit(0) }
-if arguments.contains("--profile-seq") { try await profileSequential(); exit(0) }
-if arguments.contains("--micro-plugins") { try await microPlugins(); exit(0) }
-if arguments.contains("--micro-cache") { try await microCache(); exit(0) }
-if arguments.contains("--micro") { if !arguments.contains("--provider-only") { await micro() }; try await microProvider(); exit(0) }
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
 func wants(_ name: String) -> Bool { only == nil || only == name }
 if wants("urlsession") { try await urlSessionBenchmark(total: requests) }

@@ -26,9 +26,9 @@
                     return .invalidResponse(reason: "the status line is not HTTP: \(detail)")
                 }
                 return .invalidRequest(
-                    target: describe(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
+                    target: targetDescription(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
             case 3:  // CURLE_URL_MALFORMAT
-                return .invalidRequest(target: describe(transfer.request.target), reason: "malformed URL: \(detail)")
+                return .invalidRequest(target: targetDescription(transfer.request.target), reason: "malformed URL: \(detail)")
             case 5:  // CURLE_COULDNT_RESOLVE_PROXY (only with a proxy, mapped by CurlProxy above)
                 return .proxyFailed(proxy: "(unknown)", reason: "the proxy could not be resolved: \(detail)")
             case 6:  // CURLE_COULDNT_RESOLVE_HOST
@@ -75,12 +75,6 @@
             default:
                 return .transport(reason: "libcurl error \(code.rawValue): \(detail)")
             }
-        }
-
-        /// `Type.case` for a target, for error messages.
-        static func describe(_ target: any TargetType) -> String {
-            if let erased = target as? AnyTarget { return describe(erased.base) }
-            return "\(type(of: target)).\(target)"
         }
     }
 #endif

@@ -41,7 +41,7 @@
                 wakeup.revents = 0
                 var ready: Int32 = 0
                 // While transfers run, wake often enough to end any past its deadline in time.
-                let pollMilliseconds: Int32 = active.isEmpty ? 1000 : Int32(Self.deadlineCheckInterval.components.attoseconds / 1_000_000_000_000_000)
+                let pollMilliseconds: Int32 = active.isEmpty ? 1000 : Int32(Self.deadlineCheckInterval.millisecondsRoundedUp)
                 _ = curl_multi_poll(multi, &wakeup, 1, pollMilliseconds, &ready)
                 engine.didWake(signalled: wakeup.revents != 0)
             }

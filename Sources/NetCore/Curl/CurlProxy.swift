@@ -101,7 +101,7 @@
 
         /// `host:port` of the origin a proxy was asked to reach.
         private static func destination(of url: URL) -> String {
-            "\(url.host ?? "?"):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+            "\(url.host ?? "?"):\(url.port ?? defaultPort(forScheme: url.scheme?.lowercased() ?? "") ?? 80)"
         }
 
         /// `text` with the proxy's password removed (libcurl never quotes it; this is a safeguard).

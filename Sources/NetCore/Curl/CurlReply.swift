@@ -37,6 +37,7 @@
             return headers
         }
 
+        // Perf: Benchmarks row "CurlTransport, 8 concurrent" (CPU per request is the ceiling there).
         /// The value of the first field named `name` (ASCII case-insensitive), without building strings
         /// for the others.
         static func value(of name: String, in raw: [UInt8]) -> String? {

@@ -98,7 +98,7 @@
             case .file(let url):
                 guard let size = body.contentLength else {
                     throw .unreadableFile(
-                        target: CurlErrors.describe(request.target), url: url,
+                        target: targetDescription(request.target), url: url,
                         reason: "the file does not exist or its size cannot be read")
                 }
                 length = size
@@ -138,19 +138,14 @@
         private func check(_ code: CURLcode, _ what: String) throws(NetworkError) {
             guard code == CURLE_OK else {
                 throw .invalidRequest(
-                    target: CurlErrors.describe(request.target),
+                    target: targetDescription(request.target),
                     reason: "libcurl rejected the \(what): \(String(cString: curl_easy_strerror(code)))")
             }
         }
 
         /// Whole milliseconds, at least 1 (0 would mean "no timeout" to libcurl).
         static func milliseconds(_ duration: Duration) -> Int {
-            let (seconds, attoseconds) = duration.components
-            guard seconds >= 0 else { return 1 }
-            let millis = seconds.multipliedReportingOverflow(by: 1000)
-            if millis.overflow { return Int.max }
-            let total = millis.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-            return max(1, Int(total))
+            max(1, Int(clamping: duration.millisecondsRoundedUp))
         }
     }
 #endif

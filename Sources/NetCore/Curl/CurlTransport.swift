@@ -127,13 +127,8 @@
         /// Streams the response: returns at the head of a 2xx and feeds its body into `body`, pausing
         /// the transfer while the reader has no room (see ``Transport/stream(_:into:)``).
         public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
-            do {
-                return try await RedirectFollower.send(request, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
-                    try await sendHop(hop, progress: nil, stream: body)
-                }
-            } catch {
-                body.finish(throwing: NetworkError(error))
-                throw error
+            try await RedirectFollower.stream(request, into: body, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
+                try await sendHop(hop, progress: nil, stream: body)
             }
         }
 

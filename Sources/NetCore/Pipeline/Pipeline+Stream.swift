@@ -34,7 +34,7 @@ extension Pipeline {
                 await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
                 return
             case .retry(let delay, let result):
-                guard attempt < configuration.maxAttempts, ContinuousClock.now + delay < deadline ?? .now + finalRequest.timeout else {
+                guard mayRetry(after: attempt, delay: delay, deadline: deadline, request: finalRequest) else {
                     await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
                     return
                 }

@@ -38,7 +38,7 @@ struct Pipeline: Sendable {
             case .finished(let result):
                 return await plugins.process(result, for: finalRequest)
             case .retry(let delay, let result):
-                guard attempt < configuration.maxAttempts, ContinuousClock.now + delay < deadline ?? .now + finalRequest.timeout else {
+                guard mayRetry(after: attempt, delay: delay, deadline: deadline, request: finalRequest) else {
                     return await plugins.process(result, for: finalRequest)
                 }
                 if delay > .zero { _ = await cancellation.sleep(for: delay) }
@@ -49,6 +49,12 @@ struct Pipeline: Sendable {
                 context = finalRequest.context
             }
         }
+    }
+
+    /// Whether a retry after `attempt` may start: an attempt is left, and waiting `delay` ends
+    /// before the call's deadline (or, before the deadline is set, before `request`'s timeout).
+    func mayRetry(after attempt: Int, delay: Duration, deadline: ContinuousClock.Instant?, request: Request) -> Bool {
+        attempt < configuration.maxAttempts && ContinuousClock.now + delay < (deadline ?? .now + request.timeout)
     }
 
     /// A request that could not be built, and the stand-in request hooks see instead.

@@ -33,9 +33,7 @@ struct PluginManager: Sendable {
                 case .provisional(let response): onProvisional?(response)
                 }
             } catch {
-                if let error = error as? NetworkError { return .fail(error) }
-                if error is CancellationError { return .fail(.cancelled) }
-                return .fail(.pluginFailed(plugin: plugin.name, reason: String(describing: error)))
+                return .fail(.mapping(error) { .pluginFailed(plugin: plugin.name, reason: String(describing: $0)) })
             }
         }
         return .send

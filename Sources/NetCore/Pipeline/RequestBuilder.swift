@@ -42,9 +42,9 @@ struct RequestBuilder: Sendable {
 
     private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {
         let base = configuration.baseURL ?? target.baseURL
-        let prefix = try urlMemo.prefix(base: base.absoluteString, path: target.path) {
-            Self.joinPath(target.path, to: base, target: targetDescription(target))
-        }.get()
+        let prefix = try urlMemo.prefix(base: base.absoluteString, path: target.path) { () throws(NetworkError) in
+            try Self.joinPath(target.path, to: base, target: targetDescription(target)).get()
+        }
         var text = prefix.text
         var queryItems: [String] = []
         if let baseQuery = prefix.baseQuery { queryItems.append(baseQuery) }

@@ -16,7 +16,7 @@ extension SecretRedactor {
     /// The format of a body, from its content type (or, without one, from a leading `{` or `[`).
     package static func format(contentType: String?, body: Data) -> BodyFormat {
         guard let type = contentType?.lowercased() else {
-            let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let first = JSONWhitespace.firstSignificantByte(of: body)
             return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .other
         }
         let mediaType = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""

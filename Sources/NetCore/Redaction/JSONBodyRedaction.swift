@@ -117,15 +117,11 @@ enum JSONBodyRedaction {
 
     private static func skipWhitespace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
-        while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONWhitespace.contains(bytes[index]) { index += 1 }
         return index
     }
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
     private static func isDelimiter(_ byte: UInt8) -> Bool {
-        isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
+        JSONWhitespace.contains(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
     }
 }

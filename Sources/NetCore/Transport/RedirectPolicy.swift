@@ -119,12 +119,26 @@ package struct Origin: Hashable, Sendable {
     package init(_ url: URL) {
         scheme = url.scheme?.lowercased() ?? ""
         host = url.host?.lowercased() ?? ""
-        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        port = url.port ?? defaultPort(forScheme: scheme) ?? -1
     }
 }
 
 /// Follows redirects one hop at a time for a transport that sends single hops.
 package enum RedirectFollower {
+    /// ``send(_:policy:maxRedirects:hop:)`` for a streamed response: a failure also ends `body`
+    /// with it (as a ``NetworkError``), so that its reader is not left waiting.
+    package static func stream(
+        _ request: Request, into body: ResponseBodySink, policy: RedirectPolicy, maxRedirects: Int,
+        hop: (Request) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await send(request, policy: policy, maxRedirects: maxRedirects, hop: hop)
+        } catch {
+            body.finish(throwing: NetworkError(error))
+            throw error
+        }
+    }
+
     /// Sends `request` through `hop` and follows redirects under `policy`, at most `maxRedirects`
     /// times, all within the request's timeout. The final response carries the original request.
     package static func send(

@@ -87,13 +87,8 @@ public final class URLSessionTransport: Transport {
     /// Streams the response: returns at the head of a 2xx and feeds its body into `body`;
     /// backpressure suspends the data task while the reader has no room.
     public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
-        do {
-            return try await RedirectFollower.send(request, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
-                try await sendHop(hop, progress: nil, stream: body)
-            }
-        } catch {
-            body.finish(throwing: NetworkError(error))
-            throw error
+        try await RedirectFollower.stream(request, into: body, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
+            try await sendHop(hop, progress: nil, stream: body)
         }
     }
 
@@ -173,8 +168,7 @@ private struct PreparedUpload {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         // URLSession's own timer is an idle timer in whole seconds; it only backs up our deadline.
-        let seconds = Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(1, (seconds + 1).rounded(.up))
+        urlRequest.timeoutInterval = max(1, (request.timeout.seconds + 1).rounded(.up))
         for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
         switch request.body {
         case .none:

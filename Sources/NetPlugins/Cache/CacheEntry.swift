@@ -42,7 +42,7 @@ public struct CacheEntry: Sendable, Equatable {
     /// How old the entry is at `now` (never negative).
     public func age(at now: Date) -> Duration {
         let seconds = max(0, now.timeIntervalSince(storedAt))
-        return .nanoseconds(Int64(seconds * 1_000_000_000))
+        return Duration(seconds: seconds, roundedToNanoseconds: .towardZero)
     }
 
     /// Whether the entry is past `limit` (and its own ``maxAge``) at `now`.

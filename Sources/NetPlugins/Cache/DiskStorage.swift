@@ -37,6 +37,17 @@ public final class DiskStorage: CacheStorage {
             bytes -= size
             order.remove(name)
         }
+
+        /// Forgets least recently used entries until the total is within `maxBytes`, stopping at
+        /// `kept` (the entry just written); returns the names forgotten, whose files go next.
+        mutating func evict(toFit maxBytes: Int, keeping kept: String? = nil) -> [String] {
+            var victims: [String] = []
+            while bytes > maxBytes, let oldest = order.oldest, oldest != kept {
+                forget(oldest)
+                victims.append(oldest)
+            }
+            return victims
+        }
     }
 
     /// The directory holding the entry files.
@@ -99,12 +110,7 @@ public final class DiskStorage: CacheStorage {
         }
         let victims = index.withLock { index -> [String] in
             index.record(name, size: bytes.count)
-            var victims: [String] = []
-            while index.bytes > maxBytes, let oldest = index.order.oldest, oldest != name {
-                index.forget(oldest)
-                victims.append(oldest)
-            }
-            return victims
+            return index.evict(toFit: maxBytes, keeping: name)
         }
         for victim in victims { FileIO.remove(directoryPath + "/" + victim) }
     }
@@ -146,12 +152,7 @@ public final class DiskStorage: CacheStorage {
         found.sort { $0.date < $1.date }
         let victims = index.withLock { index -> [String] in
             for file in found { index.record(file.name, size: file.size) }
-            var victims: [String] = []
-            while index.bytes > maxBytes, let oldest = index.order.oldest {
-                index.forget(oldest)
-                victims.append(oldest)
-            }
-            return victims
+            return index.evict(toFit: maxBytes)
         }
         for victim in victims { FileIO.remove(directoryPath + "/" + victim) }
     }

@@ -31,7 +31,7 @@ enum EntryFile {
         append(UInt64(bitPattern: Int64(entry.version)), to: &bytes)
         if let maxAge = entry.maxAge {
             bytes.append(1)
-            append(UInt64(bitPattern: nanoseconds(maxAge)), to: &bytes)
+            append(UInt64(bitPattern: maxAge.wholeNanoseconds), to: &bytes)
         } else {
             bytes.append(0)
             append(UInt64(0), to: &bytes)
@@ -92,12 +92,6 @@ enum EntryFile {
                 maxAge: hasMaxAge[hasMaxAge.startIndex] == 1 ? .nanoseconds(Int64(bitPattern: maxAge)) : nil,
                 varyingHeaders: varying)
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

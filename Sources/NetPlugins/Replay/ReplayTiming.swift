@@ -14,18 +14,14 @@ struct ReplayTiming {
         let connectPhases = [timings?.blocked, timings?.dns, timings?.connect].compactMap(phase)
         let connectMilliseconds = connectPhases.isEmpty ? nil : connectPhases.reduce(0, +)
         let phases = connectPhases + [timings?.send, timings?.wait, timings?.receive].compactMap(phase)
-        connect = connectMilliseconds.map(Self.duration)
+        connect = connectMilliseconds.map(Duration.init(milliseconds:))
         if let wait = phase(timings?.wait) {
-            firstByte = Self.duration((connectMilliseconds ?? 0) + (phase(timings?.send) ?? 0) + wait)
+            firstByte = Duration(milliseconds: (connectMilliseconds ?? 0) + (phase(timings?.send) ?? 0) + wait)
         }
         if let total = phase(time) {
-            duration = Self.duration(total)
+            duration = Duration(milliseconds: total)
         } else if !phases.isEmpty {
-            duration = Self.duration(phases.reduce(0, +))
+            duration = Duration(milliseconds: phases.reduce(0, +))
         }
-    }
-
-    private static func duration(_ milliseconds: Double) -> Duration {
-        .microseconds(Int64((milliseconds * 1000).rounded()))
     }
 }

@@ -14,7 +14,7 @@ struct ReplayURL: Sendable, Equatable {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let scheme = (components?.scheme ?? "").lowercased()
         let host = (components?.host ?? "").lowercased()
-        let port = components?.port ?? Self.defaultPort(scheme)
+        let port = components?.port ?? defaultPort(forScheme: scheme)
         origin = "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
         let rawPath = components?.percentEncodedPath ?? url.path
         path = rawPath.isEmpty ? "/" : (PercentEncoding.decode(rawPath) ?? rawPath)
@@ -48,13 +48,5 @@ struct ReplayURL: Sendable, Equatable {
             guard unmatched.count == wildcards else { return false }
         }
         return true
-    }
-
-    private static func defaultPort(_ scheme: String) -> Int? {
-        switch scheme {
-        case "http", "ws": 80
-        case "https", "wss": 443
-        default: nil
-        }
     }
 }

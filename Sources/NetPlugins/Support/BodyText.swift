@@ -49,41 +49,12 @@ enum BodyText {
 
     /// A one-line summary of a body that is not shown as text.
     static func summary(_ data: Data, contentType: String?) -> String {
-        "<\(contentType ?? "binary") body, \(ByteCount.format(Int64(data.count)))>"
+        "<\(contentType ?? "binary") body, \(UnitText.bytes(Int64(data.count)).text)>"
     }
 
     /// `text` cut to `limit` characters with a note of how much was left out.
     static func truncate(_ text: String, limit: Int) -> String {
         guard limit >= 0, text.count > limit else { return text }
         return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
-    }
-}
-
-/// Human-readable sizes and durations without formatters (cheap enough for every request).
-enum ByteCount {
-    static func format(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        if bytes < 1024 * 1024 { return oneDecimal(bytes * 10 / 1024) + " KB" }
-        return oneDecimal(bytes * 10 / (1024 * 1024)) + " MB"
-    }
-
-    /// `tenths` = value × 10, written as `12.3`.
-    static func oneDecimal(_ tenths: Int64) -> String {
-        "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-extension Duration {
-    /// Milliseconds as a `Double`.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-
-    /// `12.3 ms`, without a formatter.
-    var logText: String {
-        let (seconds, attoseconds) = components
-        let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
-        return ByteCount.oneDecimal(max(0, tenths)) + " ms"
     }
 }

@@ -1,3 +1,6 @@
+import NetCore
+
+// Perf: Benchmarks row "Logger + Capture overhead, CurlTransport, 8 concurrent".
 /// Builds an ASCII-mostly log line in one byte buffer: cheaper than appending `String`s, which
 /// re-checks grapheme boundaries and capacity on every append. Runs twice per logged request.
 struct LineBuilder {
@@ -34,28 +37,14 @@ struct LineBuilder {
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
-    /// `12.3 ms`.
-    mutating func appendMilliseconds(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let tenths = max(0, seconds * 10_000 + attoseconds / 100_000_000_000_000)
-        append(tenths / 10)
-        bytes.append(UInt8(ascii: "."))
-        append(tenths % 10)
-        append(" ms" as StaticString)
-    }
-
-    /// `95 B`, `1.2 KB`, `3.4 MB`.
-    mutating func appendByteCount(_ count: Int64) {
-        if count < 1024 {
-            append(count)
-            append(" B" as StaticString)
-            return
+    /// A number with its unit, such as `12.3 ms` or `1.2 KB` (see ``UnitText``).
+    mutating func append(_ value: UnitText) {
+        append(value.whole)
+        if let tenth = value.tenth {
+            bytes.append(UInt8(ascii: "."))
+            append(tenth)
         }
-        let (tenths, unit): (Int64, StaticString) = count < 1024 * 1024 ? (count * 10 / 1024, " KB") : (count * 10 / (1024 * 1024), " MB")
-        append(tenths / 10)
-        bytes.append(UInt8(ascii: "."))
-        append(tenths % 10)
-        append(unit)
+        append(value.unit)
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
