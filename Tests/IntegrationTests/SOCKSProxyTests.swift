@@ -58,10 +58,7 @@ struct SOCKSProxyTests {
         #expect(ok.statusCode == 200)
         let wrongPin = Data(repeating: 0x33, count: 32).base64EncodedString()
         let wrong = await outcome { try await Self.provider(proxy, plugins: [try pinning(wrongPin)]).request(HostileTarget(path: "/small.json", base: hidden)) }
-        guard case .pinningFailed? = wrong.failure else {
-            Issue.record("a wrong pin through SOCKS ended with \(String(describing: wrong))")
-            return
-        }
+        expectPinningFailed(wrong, "through SOCKS")
     }
 
     @Test("User/password SOCKS: none and wrong credentials fail as proxyFailed without the password in any text; right ones pass")

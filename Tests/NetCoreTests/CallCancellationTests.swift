@@ -51,11 +51,7 @@ struct CallCancellationTests {
     @Test("cancelAll() ends StubTransport's delay; the caller's task runs on uncancelled")
     func cancelAllEndsStubDelay() async throws {
         let sent = Signal()
-        var observer = RecordingPlugin("Observer", Recorder())
-        observer.onWillSend = { _ in
-            sent.fire()
-            return .proceed
-        }
+        let observer = Self.firing(sent)
         let provider = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(30))), plugins: [observer])
         let task = Task { await outcome(provider) }
         await sent.wait()
@@ -99,11 +95,7 @@ struct CallCancellationTests {
     @Test("cancelAll() ends a stream waiting for its head with .cancelled")
     func cancelAllEndsStream() async throws {
         let sent = Signal()
-        var observer = RecordingPlugin("Observer", Recorder())
-        observer.onWillSend = { _ in
-            sent.fire()
-            return .proceed
-        }
+        let observer = Self.firing(sent)
         let provider = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(30))), plugins: [observer])
         let stream = provider.stream(TestTarget())
         let reader = Task { () -> NetworkError? in
@@ -170,5 +162,15 @@ struct CallCancellationTests {
         let late = Locked(0)
         #expect(cancellation.register { late.withLock { $0 += 1 } } == nil)
         #expect(late.withLock { $0 } == 1)
+    }
+
+    /// A plugin that fires `sent` when a request is about to reach the transport.
+    static func firing(_ sent: Signal) -> RecordingPlugin {
+        var observer = RecordingPlugin("Observer", Recorder())
+        observer.onWillSend = { _ in
+            sent.fire()
+            return .proceed
+        }
+        return observer
     }
 }

@@ -117,11 +117,7 @@ struct StubTransportTests {
             return .proceed
         }
         let log = TransportLog()
-        let plain = StubTransport(
-            behavior: .custom { request in
-                log.append(request)
-                return Response(statusCode: 200, request: request)
-            }, capabilities: [])
+        let plain = Self.loggingStub(log, capabilities: [])
         let provider = Provider<TestTarget>(transport: plain, plugins: [pinning])
         let error = await failure(of: TestTarget(), on: provider)
         #expect(error?.caseName == "tlsPolicyUnsupported")
@@ -162,11 +158,7 @@ struct StubTransportTests {
             }
         }
         let log = TransportLog()
-        let plain = StubTransport(
-            behavior: .custom { request in
-                log.append(request)
-                return Response(statusCode: 200, request: request)
-            }, capabilities: [.tlsPolicy])
+        let plain = Self.loggingStub(log, capabilities: [.tlsPolicy])
         let error = await failure(of: TestTarget(), on: Provider<TestTarget>(transport: plain, plugins: [UseProxy()]))
         guard case .proxyFailed(let proxy, let reason)? = error else {
             Issue.record("expected proxyFailed, got \(String(describing: error))")
@@ -177,5 +169,14 @@ struct StubTransportTests {
         let direct = Provider<TestTarget>(transport: plain, configuration: ProviderConfiguration(proxy: .direct))
         _ = try await direct.request(TestTarget())
         #expect(log.count == 1, ".direct needs no proxy support")
+    }
+
+    /// A stub that records every request it is given and answers 200, claiming `capabilities`.
+    static func loggingStub(_ log: TransportLog, capabilities: TransportCapabilities) -> StubTransport {
+        StubTransport(
+            behavior: .custom { request in
+                log.append(request)
+                return Response(statusCode: 200, request: request)
+            }, capabilities: capabilities)
     }
 }

@@ -29,6 +29,14 @@ extension TransportKind {
     }
 }
 
+/// Records an issue unless `result` is a ``NetworkError/pinningFailed(host:)``.
+func expectPinningFailed(_ result: Result<Response, NetworkError>, _ route: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard case .pinningFailed? = result.failure else {
+        Issue.record("a wrong pin \(route) ended with \(String(describing: result))", sourceLocation: sourceLocation)
+        return
+    }
+}
+
 /// The error `body` ends with, or `nil` when it succeeds.
 func outcome(_ body: () async throws -> Response) async -> Result<Response, NetworkError> {
     do {
