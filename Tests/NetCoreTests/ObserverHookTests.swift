@@ -53,6 +53,22 @@ struct ObserverHookTests {
         #expect(cancelled.seen.withLock { $0 } == ["1:cancelled"])
     }
 
+    @Test("Streams: an attempt whose 2xx head succeed retried, and an accepted non-2xx, are each observed once")
+    func streamedAttempts() async throws {
+        var retrying = RecordingPlugin("retry", Recorder())
+        retrying.onSucceed = { _, request in request.attempt < 2 ? .retry(after: .zero) : .proceed }
+        let observer = Observer()
+        let stream = Provider<TestTarget>(transport: StubTransport(), plugins: [observer, retrying]).stream(TestTarget())
+        for try await _ in stream {}
+        #expect(observer.seen.withLock { $0 } == ["1:200", "2:200"])
+
+        let accepting = Observer()
+        let notFound = Provider<TestTarget>(transport: StubTransport(), plugins: [accepting])
+            .stream(TestTarget(validation: .none, sampleResponse: SampleResponse(statusCode: 404)))
+        for try await _ in notFound {}
+        #expect(accepting.seen.withLock { $0 } == ["1:404"])
+    }
+
     @Test("FailureAction.fail replaces the error; later plugins' process sees the replacement")
     func failReplacesTheError() async {
         let recorder = Recorder()
