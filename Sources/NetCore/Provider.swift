@@ -59,8 +59,9 @@ public final class Provider<Target: TargetType>: Sendable {
     public func responses(_ target: Target) -> AsyncThrowingStream<Response, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Response, any Error>.makeStream()
         let events = PipelineEvents(onProvisional: { continuation.yield($0) })
+        let call = registerCall()
         let task = Task { [self] in
-            switch await run(target, events: events) {
+            switch await run(target, events: events, registered: call) {
             case .success(let response):
                 continuation.yield(response)
                 continuation.finish()
@@ -80,11 +81,10 @@ public final class Provider<Target: TargetType>: Sendable {
         let controller = StreamController()
         let pipeline = self.pipeline
         let inFlight = self.inFlight
+        let call = registerCall()
         controller.start { head in
-            let cancellation = CallCancellation()
-            let token = inFlight.insert(cancellation)
-            defer { inFlight.remove(token) }
-            await pipeline.runStream(target, options: options, head: head, cancellation: cancellation)
+            defer { inFlight.remove(call.token) }
+            await pipeline.runStream(target, options: options, head: head, cancellation: call.cancellation)
         }
         return ResponseStream(controller: controller)
     }
@@ -99,8 +99,9 @@ public final class Provider<Target: TargetType>: Sendable {
     public func transfer(_ target: Target) -> Transfer {
         let (events, continuation) = AsyncStream<TransferEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let pipelineEvents = PipelineEvents(onProgress: { continuation.yield(.progress($0)) })
+        let call = registerCall()
         let task = Task { [self] in
-            let result = await run(target, events: pipelineEvents)
+            let result = await run(target, events: pipelineEvents, registered: call)
             continuation.yield(.finished(result))
             continuation.finish()
             return result
@@ -112,8 +113,9 @@ public final class Provider<Target: TargetType>: Sendable {
     /// - Returns: A handle that cancels the request; `completion` then receives ``NetworkError/cancelled``.
     @discardableResult
     public func send(_ target: Target, completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void) -> any Cancellable {
+        let call = registerCall()
         let task = Task { [self] in
-            completion(await run(target, events: PipelineEvents()))
+            completion(await run(target, events: PipelineEvents(), registered: call))
         }
         return TaskCancellable(task)
     }
@@ -124,7 +126,14 @@ public final class Provider<Target: TargetType>: Sendable {
     /// retry wait, a shared ``DeduplicatingTransport`` transfer, a stream's body) stops, `process`
     /// hooks still run, and the caller gets ``NetworkError/cancelled``. The tasks awaiting those
     /// calls are not cancelled: code that keeps running in such a task afterwards runs normally.
-    /// Calls started afterwards are not affected.
+    /// Calls started with ``send(_:completion:)``, ``transfer(_:)``, ``responses(_:)`` and
+    /// ``stream(_:options:)`` count from the moment those methods return. Calls started
+    /// afterwards are not affected.
+    ///
+    /// A plugin's own waits (a `Task.sleep` in `prepare`, say) are not interrupted unless they
+    /// wait through ``Request/withCancellationHandler(operation:onCancel:isolation:)``; the call
+    /// then ends at its next step. An answer a plugin already produced (a cache hit returned by
+    /// `prepare`) is still returned.
     public func cancelAll() {
         inFlight.cancelAll()
     }
@@ -133,12 +142,21 @@ public final class Provider<Target: TargetType>: Sendable {
     package var inFlightCount: Int { inFlight.count }
 
     /// Runs the pipeline in the caller's task (a task per request would double the cost of a
-    /// cache hit), registered so ``cancelAll()`` can end it.
-    private func run(_ target: Target, events: PipelineEvents) async -> Result<Response, NetworkError> {
+    /// cache hit), registered so ``cancelAll()`` can end it. Calls that run in a task of their
+    /// own pass the registration made before that task was created (`registered`), so a
+    /// `cancelAll()` right after such a call returns still reaches it.
+    private func run(
+        _ target: Target, events: PipelineEvents, registered: (cancellation: CallCancellation, token: Int)? = nil
+    ) async -> Result<Response, NetworkError> {
+        let call = registered ?? registerCall()
+        defer { inFlight.remove(call.token) }
+        return await pipeline.run(target, events: events, cancellation: call.cancellation)
+    }
+
+    /// A new call's cancellation, registered for ``cancelAll()`` until removed.
+    private func registerCall() -> (cancellation: CallCancellation, token: Int) {
         let cancellation = CallCancellation()
-        let token = inFlight.insert(cancellation)
-        defer { inFlight.remove(token) }
-        return await pipeline.run(target, events: events, cancellation: cancellation)
+        return (cancellation, inFlight.insert(cancellation))
     }
 }
 

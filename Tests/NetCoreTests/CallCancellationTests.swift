@@ -164,6 +164,36 @@ struct CallCancellationTests {
         #expect(late.withLock { $0 } == 1)
     }
 
+    @Test("cancelAll() right after send, transfer, responses or stream returns reaches those calls")
+    func cancelAllReachesCallsJustStarted() async throws {
+        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(5))))
+        let sent = Locked<NetworkError?>(nil)
+        let done = Signal()
+        provider.send(TestTarget()) { result in
+            if case .failure(let error) = result { sent.withLock { $0 = error } }
+            done.fire()
+        }
+        provider.cancelAll()
+        await done.wait()
+        #expect(sent.withLock { $0 }?.caseName == "cancelled")
+
+        let transfer = provider.transfer(TestTarget())
+        provider.cancelAll()
+        let transferred = await #expect(throws: NetworkError.self) { try await transfer.response() }
+        #expect(transferred?.caseName == "cancelled")
+
+        let responses = provider.responses(TestTarget())
+        provider.cancelAll()
+        let streamed = await #expect(throws: (any Error).self) { for try await _ in responses {} }
+        #expect((streamed as? NetworkError)?.caseName == "cancelled")
+
+        let stream = provider.stream(TestTarget())
+        provider.cancelAll()
+        let headError = await #expect(throws: NetworkError.self) { _ = try await stream.head }
+        #expect(headError?.caseName == "cancelled")
+        #expect(provider.inFlightCount == 0)
+    }
+
     /// A plugin that fires `sent` when a request is about to reach the transport.
     static func firing(_ sent: Signal) -> RecordingPlugin {
         var observer = RecordingPlugin("Observer", Recorder())

@@ -60,6 +60,9 @@ extension Pipeline {
             // A failure, a non-2xx accepted by validation, or a response a plugin answered with in
             // `prepare`: the body (if any) is whole, in the response. A transport success was not
             // observed yet (attemptOnce defers streamed successes).
+            // No reader will ever see this sink: stop the transfer that may still be filling it
+            // (a 2xx head that validation refused keeps streaming otherwise).
+            sink.cancel()
             if bodyInSink, !result.isFailure { await plugins.didReceive(result, for: request) }
             if case .success(let response) = result {
                 let whole = ResponseBodySink(options: sink.options)

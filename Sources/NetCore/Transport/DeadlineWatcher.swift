@@ -38,6 +38,9 @@ final class DeadlineWatcher: Sendable {
         _ = state.withLock { $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
+    /// How many exchanges are watched now.
+    var watchedCount: Int { state.withLock { $0.exchanges.count } }
+
     private func makeTimer() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(5))

@@ -65,8 +65,9 @@ final class Exchange: Sendable {
     /// Where running tasks are suspended, resumed and cancelled, one queue per transport.
     /// FoundationNetworking's task methods wait for the session's own work queue; called from a
     /// Swift concurrency thread (a reader pulling a chunk, a cancellation handler) they would
-    /// block one of the few threads every task shares. Serial, so a suspend never overtakes the
-    /// cancel that follows it.
+    /// block one of the few threads every task shares. Serial, and every call is queued while
+    /// the state lock is held, so the calls run in the order the state machine decided them (a
+    /// suspend never overtakes the cancel that follows it).
     private let control: DispatchQueue
 
     init(
@@ -92,13 +93,18 @@ final class Exchange: Sendable {
 
     /// Starts `task` with its deadline, unless the request was stopped before it could start.
     func start(_ task: URLSessionTask) {
+        // Watched before the task can run: a stop racing this start then always finds the
+        // exchange watched and unwatches it (watching afterwards could outlive that stop).
+        DeadlineWatcher.shared.watch(self)
         let (action, continuation) = state.withLock { state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
             let action = state.machine.start()
             switch action {
             case .startTask:
                 state.task = task
+                control.async { task.resume() }
                 return (action, nil)
             case .cancelUnstartedTask:
+                control.async { task.cancel() }
                 return (action, state.end())
             default:
                 return (action, nil)
@@ -106,34 +112,31 @@ final class Exchange: Sendable {
         }
         switch action {
         case .startTask:
-            DeadlineWatcher.shared.watch(self)
-            control.async { task.resume() }
+            break
         case .cancelUnstartedTask(let reason):
-            control.async { task.cancel() }
             answerCaller(continuation, with: .failure(reason.error))
         default:
-            break
+            DeadlineWatcher.shared.unwatch(self)
         }
     }
 
     /// Ends the request now with `reason`; URLSession's later callbacks are ignored.
     func stop(because reason: StopReason) {
-        let (action, task, continuation) = state.withLock {
-            state -> (ExchangeStateMachine.Action, URLSessionTask?, CheckedContinuation<Response, any Error>?) in
+        let (action, continuation) = state.withLock {
+            state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
             let action = state.machine.stop(reason)
-            guard case .cancelTask = action else { return (action, nil, nil) }
-            let task = state.task
-            return (action, task, state.end())
+            guard case .cancelTask(let resumeFirst, _, _) = action else { return (action, nil) }
+            // Not on the delegate queue: a fast body can have many chunk callbacks queued there,
+            // and the transfer would run on until they drained. Not on the caller's thread either
+            // (see `control`). The caller is answered below at once; later callbacks find it ended.
+            if let task = state.task {
+                // A suspended task must run again to be cancelled cleanly.
+                if resumeFirst { control.async { task.resume() } }
+                control.async { task.cancel() }
+            }
+            return (action, state.end())
         }
-        guard case .cancelTask(let resumeFirst, let recipient, let reason) = action else { return }
-        // Not on the delegate queue: a fast body can have many chunk callbacks queued there, and
-        // the transfer would run on until they drained. Not on the caller's thread either (see
-        // `control`). The caller is answered below at once; later callbacks find it ended.
-        if let task {
-            // A suspended task must run again to be cancelled cleanly.
-            if resumeFirst { control.async { task.resume() } }
-            control.async { task.cancel() }
-        }
+        guard case .cancelTask(_, let recipient, let reason) = action else { return }
         deliver(.failure(reason.error), to: recipient, continuation: continuation)
     }
 
@@ -223,11 +226,11 @@ final class Exchange: Sendable {
     /// `whenReady` gets the function that resumes it.
     private func pause(whenReady: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         let task = state.withLock { state -> URLSessionTask? in
-            guard case .suspendTask = state.machine.bufferFull() else { return nil }
-            return state.task
+            guard case .suspendTask = state.machine.bufferFull(), let task = state.task else { return nil }
+            control.async { task.suspend() }
+            return task
         }
         guard let task else { return }
-        control.async { task.suspend() }
         // Behind the queued callbacks: runs once they have drained.
         callbackQueue.addOperation { [weak self] in
             guard let self else { return }
@@ -239,12 +242,11 @@ final class Exchange: Sendable {
     private static let maxQueuedCallbacks = 64
 
     private func resumeStream(_ task: URLSessionTask) {
-        let resume = state.withLock { state -> Bool in
-            guard case .resumeTask = state.machine.bufferDrained() else { return false }
+        state.withLock { state in
+            guard case .resumeTask = state.machine.bufferDrained() else { return }
             state.lastActivity = .now
-            return true
+            control.async { task.resume() }
         }
-        if resume { control.async { task.resume() } }
     }
 
     /// Upload bytes were sent.
@@ -338,8 +340,8 @@ final class Exchange: Sendable {
     }
 
     private func answerCaller(_ continuation: CheckedContinuation<Response, any Error>?, with result: Result<Response, NetworkError>) {
-        guard let continuation else { return }
         DeadlineWatcher.shared.unwatch(self)
+        guard let continuation else { return }
         if case .success(let response) = result { reportFinalProgress(response) }
         continuation.resume(with: result.mapError { $0 as any Error })
     }
