@@ -37,6 +37,20 @@ func expectPinningFailed(_ result: Result<Response, NetworkError>, _ route: Stri
     }
 }
 
+/// The fault server's counter for `key` once it has stopped changing (two reads 300 ms apart
+/// agree), or `nil` when it is still changing after `limit`.
+func settledFaultCounter(_ key: String, within limit: Duration) async throws -> Int? {
+    let deadline = ContinuousClock.now + limit
+    var last = try await faultCounter(key)
+    while ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(300))
+        let now = try await faultCounter(key)
+        if now == last { return now }
+        last = now
+    }
+    return nil
+}
+
 /// The error `body` ends with, or `nil` when it succeeds.
 func outcome(_ body: () async throws -> Response) async -> Result<Response, NetworkError> {
     do {
