@@ -20,6 +20,53 @@ struct StreamTests {
         #expect(received.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
     }
 
+    @Test("A slow reader gets the body whole and in order, never a repeated byte", arguments: TransportKind.allCases)
+    func slowReaderNeverSeesRepeatedBytes(kind: TransportKind) async throws {
+        if skipsFloodUnderSanitizer(kind) { return }
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        // curl pauses the transfer again and again. URLSession must not: a resumed data task
+        // starts over (the request again, then the body from its first byte) and a suspend can
+        // abort the process inside FoundationNetworking; its reader's backlog is held instead.
+        let size = 8 << 20
+        for _ in 0..<3 {
+            let stream = Provider<HostileTarget>(transport: kind.make())
+                .stream(HostileTarget(path: "/range/\(size)", validation: .successCodes), options: StreamOptions(bufferBytes: 256 << 10))
+            _ = try await stream.head
+            try await Task.sleep(for: .milliseconds(200))
+            var received = Data()
+            for try await chunk in stream {
+                received.append(chunk)
+                if received.count % (1 << 20) < chunk.count { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(received.count == size, "\(received.count) bytes of a \(size)-byte body")
+            #expect(received.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) }, "a byte out of place")
+        }
+    }
+
+    @Test("URLSession: a reader far behind ends the stream with a clear error, memory bounded")
+    func urlSessionReaderFarBehind() async throws {
+        if skipsFloodUnderSanitizer(.urlSession) { return }
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let key = UUID().uuidString
+        let transport = URLSessionTransport()
+        let target = HostileTarget(
+            path: "/huge-length", content: .query(["mb": 160, "key": key]), timeout: .seconds(30), maxResponseBytes: 1 << 30,
+            validation: .successCodes)
+        let stream = Provider<HostileTarget>(transport: transport).stream(target)
+        _ = try await stream.head
+        try await Task.sleep(for: .seconds(2))
+        var received = 0
+        do {
+            for try await chunk in stream { received += chunk.count }
+            Issue.record("the whole 160 MiB was buffered for a reader that did not read")
+        } catch {
+            #expect(String(describing: error).contains("fell more than"), "\(error)")
+        }
+        #expect(received <= 80 << 20, "\(received) bytes were held for the reader")
+        await awaitStoppedTransfers(of: transport, limit: .seconds(10))
+        _ = try await settledFaultCounter(key, within: .seconds(20))
+    }
+
     @Test("A non-2xx head fails with unacceptableStatus and its body, before any chunk", arguments: TransportKind.allCases)
     func unacceptableHead(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")

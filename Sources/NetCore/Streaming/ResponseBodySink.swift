@@ -36,6 +36,9 @@ public final class ResponseBodySink: Sendable {
     /// Whether the buffer can take another chunk now.
     public var hasRoom: Bool { state.withLock { $0.buffered < options.bufferBytes && !$0.cancelled } }
 
+    /// Bytes handed to the sink that the reader has not taken yet.
+    package var bufferedBytes: Int { state.withLock { $0.buffered } }
+
     /// Whether the consumer went away; the producer should abort the transfer.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
@@ -180,6 +183,8 @@ public struct StreamOptions: Sendable, Hashable {
     /// A limit for the whole stream. Default `nil`: a stream may run for ever while data flows.
     public var totalTimeout: Duration?
     /// How many bytes may wait for the consumer before the transfer is paused. Default 1 MiB.
+    /// `URLSessionTransport` cannot pause (a resumed data task starts over): it ends the stream
+    /// with ``NetworkError/transport(reason:)`` once max(this, 64 MiB) bytes wait.
     public var bufferBytes: Int
     /// Sent as `Last-Event-ID` (Server-Sent Events resuming after this event). Default `nil`.
     public var lastEventID: String?

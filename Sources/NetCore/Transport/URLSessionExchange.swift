@@ -26,6 +26,8 @@ final class Exchange: Sendable {
         var uploadTotal: Int64?
         var downloadTotal: Int64?
         var lastActivity = ContinuousClock.now
+        /// Response heads seen: a second one means FoundationNetworking started the request over.
+        var heads = 0
 
         /// Hands out the continuation and forgets the task and the body: the exchange has ended.
         mutating func end() -> CheckedContinuation<Response, any Error>? {
@@ -60,7 +62,7 @@ final class Exchange: Sendable {
     // Every mutable field lives in this mutex.
     private let state = Locked(State())
 
-    /// The session's delegate queue (its backlog tells when a stream must pause).
+    /// The session's delegate queue.
     private let callbackQueue: OperationQueue
     /// Where running tasks are suspended, resumed and cancelled, one queue per transport.
     /// FoundationNetworking's task methods wait for the session's own work queue; called from a
@@ -147,6 +149,17 @@ final class Exchange: Sendable {
 
     /// The response head arrived: checks its framing and announced size; false stops the task.
     func receive(_ response: URLResponse) -> Bool {
+        // FoundationNetworking starts a resumed data task over (Apple documents the same for
+        // data tasks): the request goes out again and a second head arrives. Its body would
+        // repeat what was delivered, so the exchange ends here instead.
+        let heads = state.withLock { state -> Int in
+            state.heads += 1
+            return state.heads
+        }
+        guard heads == 1 else {
+            stop(because: .failed(.transport(reason: Self.restartedReason)))
+            return false
+        }
         guard let http = response as? HTTPURLResponse else { return true }
         let declared = http.value(forHTTPHeaderField: "Content-Length")
         guard let declared else { return true }
@@ -200,53 +213,34 @@ final class Exchange: Sendable {
         case .forwardToStream:
             if let stream { streamBody(data, into: stream) }
         case .bufferBody:
-            if tooLarge, let limit {
-                stop(because: .failed(.responseTooLarge(limit: limit)))
-            } else if callbackQueue.operationCount > Self.maxQueuedCallbacks {
-                // FoundationNetworking reads ahead of its callbacks; pause it until they drain.
-                pause { resume in resume() }
-            }
+            // Never paused: FoundationNetworking would send the request again on resume. It may
+            // read ahead of these callbacks; the limit applies as they arrive.
+            if tooLarge, let limit { stop(because: .failed(.responseTooLarge(limit: limit))) }
         default:
             break
         }
     }
 
-    /// Passes streamed bytes on; a full reader suspends the task until it has drained (what
-    /// URLSession allows for backpressure: suspending a running data task).
+    /// Passes streamed bytes on. A data task is never suspended for a slow reader: resumed,
+    /// FoundationNetworking starts it over (the request is sent again; Apple documents the same
+    /// for data tasks), and a suspend racing its own work queue aborts the process inside
+    /// FoundationNetworking. A reader that falls too far behind ends the stream instead.
     private func streamBody(_ data: Data, into stream: ResponseBodySink) {
         stream.yield(data)
-        // Two places can fill up: the reader's buffer, and the delegate queue itself (a fast
-        // server outruns its callbacks, which then pile up as queued chunks). Either suspends.
-        let backlogged = callbackQueue.operationCount > Self.maxQueuedCallbacks
-        guard !stream.hasRoom || backlogged else { return }
-        pause { resume in stream.whenDrained(resume) }
-    }
-
-    /// Suspends the task (unless it already is); once the queued callbacks have drained,
-    /// `whenReady` gets the function that resumes it.
-    private func pause(whenReady: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        let task = state.withLock { state -> URLSessionTask? in
-            guard case .suspendTask = state.machine.bufferFull(), let task = state.task else { return nil }
-            control.async { task.suspend() }
-            return task
-        }
-        guard let task else { return }
-        // Behind the queued callbacks: runs once they have drained.
-        callbackQueue.addOperation { [weak self] in
-            guard let self else { return }
-            whenReady { [self] in resumeStream(task) }
+        let limit = max(stream.options.bufferBytes, Self.minimumUnpausedBacklog)
+        if stream.bufferedBytes > limit {
+            stop(because: .failed(.transport(reason: Self.readerBehindReason(limit))))
         }
     }
 
-    /// Queued chunk callbacks past which a task is suspended.
-    private static let maxQueuedCallbacks = 64
+    /// How far a reader may fall behind at least before the stream ends (the sink holds it).
+    private static let minimumUnpausedBacklog = 64 << 20
 
-    private func resumeStream(_ task: URLSessionTask) {
-        state.withLock { state in
-            guard case .resumeTask = state.machine.bufferDrained() else { return }
-            state.lastActivity = .now
-            control.async { task.resume() }
-        }
+    private static let restartedReason =
+        "URLSession started the request over while it ran, so the body would repeat; nothing more was delivered. Use CurlTransport (the Linux default)"
+
+    private static func readerBehindReason(_ limit: Int) -> String {
+        "the stream's reader fell more than \(limit) bytes behind, and URLSessionTransport cannot pause a transfer (a resumed data task starts over); read faster, raise StreamOptions.bufferBytes, or use CurlTransport (the Linux default), which pauses"
     }
 
     /// Upload bytes were sent.
