@@ -20,11 +20,10 @@ private final class InertTask: URLSessionDataTask, @unchecked Sendable {
 struct ExchangeStartStopRaceTests {
     @Test("A stop racing start never leaves the exchange watched by the deadline timer")
     func startStopRace() async throws {
-        let callbacks = OperationQueue()
         let control = DispatchQueue(label: "netkit.test.exchange-control")
         let request = Request(url: URL(string: "https://api.example.com/x")!, timeout: .milliseconds(50), target: TestTarget())
         for _ in 0..<50_000 {
-            let exchange = Exchange(request: request, progress: nil, callbackQueue: callbacks, control: control)
+            let exchange = Exchange(request: request, progress: nil, control: control)
             let task = InertTask()
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == 0 { exchange.start(task) } else { exchange.stop(because: .cancelled) }

@@ -62,8 +62,6 @@ final class Exchange: Sendable {
     // Every mutable field lives in this mutex.
     private let state = Locked(State())
 
-    /// The session's delegate queue.
-    private let callbackQueue: OperationQueue
     /// Where running tasks are suspended, resumed and cancelled, one queue per transport.
     /// FoundationNetworking's task methods wait for the session's own work queue; called from a
     /// Swift concurrency thread (a reader pulling a chunk, a cancellation handler) they would
@@ -73,13 +71,11 @@ final class Exchange: Sendable {
     private let control: DispatchQueue
 
     init(
-        request: Request, progress: ProgressHandler?, callbackQueue: OperationQueue, control: DispatchQueue,
-        stream: ResponseBodySink? = nil
+        request: Request, progress: ProgressHandler?, control: DispatchQueue, stream: ResponseBodySink? = nil
     ) {
         self.control = control
         self.request = request
         self.progress = progress
-        self.callbackQueue = callbackQueue
         self.stream = stream
         self.startInstant = clock.now
         self.headDeadline = startInstant + request.timeout
@@ -416,13 +412,8 @@ final class Exchange: Sendable {
     /// The last progress events: completed equals total in each direction that moved bytes.
     private func reportFinalProgress(_ response: Response) {
         guard let progress else { return }
-        if let sent = request.body.contentLength, sent > 0 {
-            progress(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: sent))
-        }
-        let received = response.metrics?.bytesReceived ?? Int64(response.data.count)
-        if received > 0 {
-            progress(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
-        }
+        CapabilityCheck.finalEvents(
+            sent: request.body.contentLength ?? 0, received: response.metrics?.bytesReceived ?? Int64(response.data.count), to: progress)
     }
 }
 

@@ -24,7 +24,6 @@ public final class URLSessionTransport: Transport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
-    private let callbackQueue: OperationQueue
     /// Suspends, resumes and cancels tasks off the callers' threads (see `Exchange`).
     private let control = DispatchQueue(label: "NetKit.URLSessionTransport.control")
 
@@ -70,7 +69,6 @@ public final class URLSessionTransport: Transport {
         let queue = OperationQueue()
         queue.name = "NetKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
-        callbackQueue = queue
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
@@ -127,7 +125,7 @@ public final class URLSessionTransport: Transport {
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
         let exchange = Exchange(
-            request: request, progress: progress, callbackQueue: callbackQueue, control: control,
+            request: request, progress: progress, control: control,
             stream: request.download == nil ? stream : nil)
         return try await request.withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
