@@ -1,9 +1,17 @@
 #ifndef NETKIT_CCURL_SHIM_H
 #define NETKIT_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 /* Swift cannot call C variadic functions: these fixed-type wrappers forward to
-   curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt. Nothing else lives here. */
+   curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt, plus the two socket calls the
+   stall watchdog needs (ioctl is variadic too). Nothing else lives here. */
 
 typedef size_t (*netkit_data_callback)(char *buffer, size_t size, size_t count, void *context);
 typedef int (*netkit_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
@@ -55,8 +63,55 @@ static inline CURLcode netkit_easy_getinfo_off_t(CURL *handle, CURLINFO info, cu
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode netkit_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLcode netkit_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+typedef curl_socket_t (*netkit_opensocket_callback)(void *context, curlsocktype purpose,
+                                                   struct curl_sockaddr *address);
+typedef int (*netkit_closesocket_callback)(void *context, curl_socket_t socket);
+
+static inline CURLcode netkit_easy_setopt_opensocket_callback(CURL *handle, netkit_opensocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, value);
+}
+
+static inline CURLcode netkit_easy_setopt_closesocket_callback(CURL *handle, netkit_closesocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, value);
+}
+
+/* How many bytes the application has read from a TCP socket so far: the kernel's count of bytes
+   received (tcp_info.tcpi_bytes_received, Linux 4.1+) minus what still waits unread (FIONREAD).
+   -1 where the kernel cannot tell. */
+static inline long long netkit_socket_bytes_consumed(int fd) {
+#if defined(__linux__)
+    unsigned char info[256];
+    socklen_t length = sizeof(info);
+    unsigned long long received = 0;
+    int unread = 0;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, &length) != 0 || length < 136) return -1;
+    memcpy(&received, info + 128, sizeof(received));  /* offsetof(struct tcp_info, tcpi_bytes_received) */
+    if (ioctl(fd, FIONREAD, &unread) != 0) return -1;
+    return (long long)received - (long long)unread;
+#else
+    (void)fd;
+    return -1;
+#endif
+}
+
+/* Cuts a connection off from under whoever reads it: an unconnected socket takes the place of
+   `fd` (dup2 swaps them atomically and closes the original), so the next read fails at once with
+   ENOTCONN while `fd` stays a valid descriptor for its owner to close. 0 on success. */
+static inline int netkit_socket_sever(int fd) {
+    int dead = socket(AF_INET, SOCK_STREAM, 0);
+    if (dead < 0) return -1;
+    int result = dup2(dead, fd) < 0 ? -1 : 0;
+    if (result == 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    close(dead);
+    return result;
 }
 
 static inline CURLMcode netkit_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {

@@ -61,6 +61,10 @@
         /// mechanism as `curl_multi_wakeup`, without sharing the multi handle across threads).
         let wakeDescriptor: Int32
         private let wakeWriteDescriptor: Int32
+        /// The sockets of this transport's connections (see ``CurlStallWatchdog``).
+        let sockets = CurlSocketRegistry()
+        /// Cuts off a connection that holds the loop thread captive inside libcurl.
+        let watchdog: CurlStallWatchdog
 
         init(configuration: CurlTransport.Configuration) {
             CurlGlobal.ensureInitialized()
@@ -72,6 +76,7 @@
             }
             wakeDescriptor = descriptors[0]
             wakeWriteDescriptor = descriptors[1]
+            watchdog = CurlStallWatchdog(sockets: sockets)
             let thread = Thread { [self] in
                 CurlLoop(engine: self, configuration: configuration).run()
             }

@@ -34,9 +34,13 @@
                     tearDown(leftovers: leftovers)
                     return
                 }
+                engine.watchdog.enterPerform()
                 _ = curl_multi_perform(multi, &running)
+                engine.watchdog.leavePerform()
+                blameSeveredConnections()
                 collectFinished()
                 expireOverdue()
+                engine.watchdog.setBusy(!active.isEmpty)
                 guard engine.prepareToSleep() else { continue }
                 wakeup.revents = 0
                 var ready: Int32 = 0
@@ -130,6 +134,16 @@
             }
         }
 
+        /// Gives the transfers of connections the watchdog cut off the reason, before libcurl
+        /// reports them failed (it sees only a dead socket).
+        private func blameSeveredConnections() {
+            let severed = engine.sockets.takeSevered()
+            guard !severed.isEmpty else { return }
+            for transfer in active.values {
+                if let socket = transfer.socketID, let reason = severed[socket] { transfer.blame(reason) }
+            }
+        }
+
         private func collectFinished() {
             var remaining: Int32 = 0
             while let message = curl_multi_info_read(multi, &remaining) {
@@ -159,6 +173,7 @@
         /// Releases libcurl and settles `leftovers` (commands queued behind `.shutdown`) and
         /// whatever arrives before the engine is marked stopped.
         private func tearDown(leftovers: [CurlCommand]) {
+            engine.watchdog.stop()
             for command in leftovers + engine.stop() { CurlEngine.settleAfterStop(command) }
             for transfer in active.values {
                 _ = curl_multi_remove_handle(multi, transfer.handle.easy)

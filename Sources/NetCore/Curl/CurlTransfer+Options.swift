@@ -30,6 +30,18 @@
             }
             _ = netkit_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
 
+            // Sockets come from the transport's registry, so the stall watchdog can cut one off.
+            _ = netkit_easy_setopt_ptr(easy, CURLOPT_OPENSOCKETDATA, context)
+            _ = netkit_easy_setopt_opensocket_callback(easy) { context, _, address in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.openSocket(address!.pointee)
+            }
+            _ = netkit_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(sockets).toOpaque())
+            _ = netkit_easy_setopt_closesocket_callback(easy) { context, descriptor in
+                Unmanaged<CurlSocketRegistry>.fromOpaque(context!).takeUnretainedValue().close(descriptor)
+                return 0
+            }
+
             _ = netkit_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, context)
             _ = netkit_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()

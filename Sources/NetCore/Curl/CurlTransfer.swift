@@ -16,6 +16,8 @@
         /// A failure inside a callback (unreadable upload file, disk full); it explains the curl code.
         var callbackError: NetworkError?
         var download: CurlDownload?
+        /// The connection this transfer reads, once known (for the stall watchdog's verdicts).
+        private(set) var socketID: CurlSocketRegistry.SocketID?
 
         // The response being received (reset by each status line: 1xx, redirects).
         var statusCode = 0
@@ -42,6 +44,8 @@
         /// The engine, for commands a stream's reader triggers (unpause, cancel). Strong: it runs
         /// this transfer's loop anyway, and a stopped engine ignores late commands.
         private let engine: CurlEngine
+        /// The registry every socket of this transport's connections goes through.
+        var sockets: CurlSocketRegistry { engine.sockets }
 
         init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration, engine: CurlEngine) {
             self.job = job
@@ -69,6 +73,8 @@
         /// A header line, CRLF included. A status line starts a new response. Returns false to stop
         /// the transfer (too many header bytes, a body that cannot fit, conflicting lengths).
         func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+            engine.watchdog.beat()
+            guard !stopsAtDeadline() else { return false }
             headerBytes += line.count
             guard headerBytes <= request.limits.maxHeaderBytes else {
                 callbackError = .invalidResponse(
@@ -77,6 +83,7 @@
             }
             if line.count > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
                 statusCode = Self.parseStatus(line[...])
+                noteConnection()
                 headersComplete = false
                 bodyBytes = 0
                 rawHeaders.removeAll(keepingCapacity: true)
@@ -115,6 +122,37 @@
         /// The most body bytes this transfer may keep (after decoding). A streamed 2xx body has no
         /// limit: its reader consumes it as it comes.
         private var bodyLimit: Int64? { headDelivered ? nil : request.limits.bodyLimit(forDownload: download != nil) }
+
+        // MARK: Deadlines and connections
+
+        /// Fails the transfer with `.timedOut` when a response received whole (or a stream's head)
+        /// is past its deadline; called from the callbacks, which run for every chunk.
+        private func stopsAtDeadline() -> Bool {
+            guard !headDelivered, job.deadline <= .now else { return false }
+            callbackError = .timedOut
+            return true
+        }
+
+        /// Opens the socket of a new connection for libcurl, through the transport's registry.
+        func openSocket(_ address: curl_sockaddr) -> curl_socket_t {
+            guard let socket = engine.sockets.open(family: address.family, type: address.socktype, protocol: address.protocol) else {
+                return -1
+            }
+            socketID = socket.id
+            return socket.descriptor
+        }
+
+        /// Records the connection a response arrives on (a reused one was not opened by this transfer).
+        private func noteConnection() {
+            var descriptor: curl_socket_t = -1
+            guard netkit_easy_getinfo_socket(handle.easy, CURLINFO_ACTIVESOCKET, &descriptor) == CURLE_OK, descriptor >= 0 else { return }
+            socketID = engine.sockets.id(of: descriptor) ?? socketID
+        }
+
+        /// The transfer's connection was cut off for `reason`; it explains the failure libcurl reports.
+        func blame(_ reason: NetworkError) {
+            if callbackError == nil { callbackError = reason }
+        }
 
         // MARK: Streams
 
@@ -171,11 +209,14 @@
 
         /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).
         func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-            // A cancelled job stops here at once, even while libcurl is busy inflating a huge body.
+            engine.watchdog.beat()
+            // A cancelled or overdue job stops here at once, even while libcurl is busy inflating a
+            // huge body or reading a bulk one (the loop's own checks wait for the pass to end).
             if job.token.isCancelled {
                 callbackError = .cancelled
                 return 0
             }
+            if stopsAtDeadline() { return 0 }
             if headDelivered, let sink = job.stream { return stream(bytes, into: sink) }
             bodyBytes += Int64(bytes.count)
             if let limit = bodyLimit, bodyBytes > limit {
@@ -197,6 +238,7 @@
 
         /// Fills `buffer` with upload bytes; 0 ends the body.
         func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            engine.watchdog.beat()
             guard let uploadReader else { return 0 }
             do {
                 return try uploadReader.read(into: buffer)
@@ -225,6 +267,7 @@
 
         /// Progress from libcurl; forwards changes only.
         func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
+            engine.watchdog.beat()
             guard let progress = job.progress else { return }
             if uploaded != reportedUpload, uploaded > 0 || uploadTotal > 0 {
                 reportedUpload = uploaded

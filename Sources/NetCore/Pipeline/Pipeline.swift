@@ -139,7 +139,11 @@ struct Pipeline: Sendable {
         if request.isCancelled { return (.failure(.cancelled), false) }
         if let invalid = RequestValidation.check(request) { return (.failure(invalid), false) }
         if let stop = await plugins.willSend(request) { return (.failure(stop), false) }
-        return (await transport(request), true)
+        let result = await transport(request)
+        // A transport held up past the deadline (a stalled engine, a late completion) must not
+        // turn a call its caller already gave up on into a success.
+        if case .success = result, let deadline, ContinuousClock.now > deadline { return (.failure(.timedOut), true) }
+        return (result, true)
     }
 
     /// Transport plus validation.
