@@ -53,6 +53,11 @@ Endpoints (any method unless noted; query parameters in brackets):
                                    /counter/value?key= tells how many bytes the client took
   /gzip-bomb [mb=1024]             Content-Encoding: gzip; about mb/1000 MiB that inflate to mb MiB
   /big-header [kb=1024]            one header line of kb KiB, then a small body
+  /interim [count=3]               count unasked-for "100 Continue" heads and a "103 Early Hints",
+                                   then 200 {"ok":true}
+  /endless-interim                 "100 Continue" every 10 ms, never a final response
+  CONNECT host:port                a hostile proxy: "200 Connection established", then header
+                                   lines for ever (use the server as an HTTP proxy)
   /load [key, fail=0, status=503]  /flaky for load tests: same answers, its own counters, and
                                    each response leaves in one write (the other endpoints send
                                    headers and body separately, which costs ~40 ms per keep-alive
@@ -360,6 +365,8 @@ class FaultHandler(BaseHTTPRequestHandler):
             "/huge-length": self.h_huge_length,
             "/gzip-bomb": self.h_gzip_bomb,
             "/big-header": self.h_big_header,
+            "/interim": self.h_interim,
+            "/endless-interim": self.h_endless_interim,
             "/sse/mixed": self.h_sse_mixed,
             "/sse/mixed-expected": self.h_sse_mixed_expected,
             "/sse/drip": self.h_sse_drip,
@@ -607,6 +614,37 @@ class FaultHandler(BaseHTTPRequestHandler):
     def h_big_header(self):
         value = "v" * (self._qint("kb", 1024) << 10)
         self._send(200, b"ok", "text/plain", {"X-Big": value})
+
+    def h_interim(self):
+        """`count` unasked-for interim responses (100 Continue, then one 103 with a Link), then 200."""
+        count = self._qint("count", 3)
+        for _ in range(count):
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+        self._raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n"
+                  b"Connection: close\r\n\r\n{\"ok\":true}")
+
+    def h_endless_interim(self):
+        """100 Continue every 10 ms, never a final response (until the client goes away)."""
+        self._headers_sent = True
+        self.close_connection = True
+        while True:
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            self.wfile.flush()
+            time.sleep(0.01)
+
+    def do_CONNECT(self):
+        """A hostile proxy: accepts the tunnel, then sends header lines for ever."""
+        self._headers_sent = True
+        self.close_connection = True
+        try:
+            self.wfile.write(b"HTTP/1.1 200 Connection established\r\n")
+            line = b"X-Filler: " + b"f" * 100 + b"\r\n"
+            while True:
+                self.wfile.write(line * 64)
+                self.wfile.flush()
+        except OSError:
+            pass
 
     def h_headers(self):
         headers = {}

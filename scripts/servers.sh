@@ -4,8 +4,8 @@
 #   source scripts/servers.sh
 #   netkit_install_deps [--bench]   # apt-get (or pip in a venv) whatever is missing; quick when present
 #   netkit_start_servers            # httpbin, nginx (TLS + HTTP/2, plain HTTP, mutual TLS), fault server,
-#                                   # upload sink, strict mutual-TLS server, tinyproxy (open and BasicAuth),
-#                                   # SOCKS5 proxy (open and user/password)
+#                                   # HTTP/2 fault server, upload sink, strict mutual-TLS server, tinyproxy
+#                                   # (open and BasicAuth), SOCKS5 proxy (open and user/password)
 #   ...                             # NETKIT_* variables are exported (see below)
 #   netkit_stop_servers             # kills exactly the processes started above; safe to call twice
 #
@@ -16,6 +16,8 @@
 #   NETKIT_TLS_CERT      path of cert.pem (trust it as CA / extra certificate)
 #   NETKIT_TLS_PIN       base64 SHA-256 of the cert's SPKI (libcurl pin is "sha256//$NETKIT_TLS_PIN")
 #   NETKIT_FAULT_URL     http://127.0.0.1:P   scripts/fault_server.py
+#   NETKIT_H2_FAULT_URL  https://127.0.0.1:P  scripts/h2_fault_server.py: misbehaving HTTP/2 (ALPN h2 only),
+#                                             same certificate as nginx (NETKIT_TLS_CERT)
 #   NETKIT_SINK_URL      http://127.0.0.1:P   scripts/upload_sink.py
 #   NETKIT_WEBROOT       nginx web root (small.json, bytes-1m.bin; drop big files here)
 #   NETKIT_MTLS_URL      https://127.0.0.1:P  nginx, ssl_verify_client on (no/untrusted client cert: 400);
@@ -131,6 +133,13 @@ netkit_install_deps() {
   _netkit_nginx_bin >/dev/null 2>&1 || pkgs+=(nginx)
   _netkit_tinyproxy_bin >/dev/null 2>&1 || pkgs+=(tinyproxy)
   [ -x /usr/bin/python3 ] || command -v python3 >/dev/null 2>&1 || pkgs+=(python3)
+  # scripts/h2_fault_server.py needs the h2 package in the python the servers run with.
+  local need_h2_pip=0
+  if ! "$(_netkit_python)" -c 'import h2' >/dev/null 2>&1; then
+    if [ "$(_netkit_python)" = /usr/bin/python3 ] || ! [ -x "$(_netkit_python)" ]; then pkgs+=(python3-h2)
+    else need_h2_pip=1   # NETKIT_PYTHON is another python (a venv...): pip installs into it
+    fi
+  fi
   if [ "$bench" -eq 1 ]; then
     command -v wrk >/dev/null 2>&1 || pkgs+=(wrk)
     [ -x /usr/bin/time ] || pkgs+=(time)
@@ -138,7 +147,7 @@ netkit_install_deps() {
   local need_httpbin=0
   _netkit_httpbin_gunicorn >/dev/null 2>&1 || need_httpbin=1
 
-  if [ "${#pkgs[@]}" -eq 0 ] && [ "$need_httpbin" -eq 0 ]; then
+  if [ "${#pkgs[@]}" -eq 0 ] && [ "$need_httpbin" -eq 0 ] && [ "$need_h2_pip" -eq 0 ]; then
     return 0
   fi
   if [ "${#pkgs[@]}" -gt 0 ]; then
@@ -146,6 +155,12 @@ netkit_install_deps() {
     # pkg-config may have been installed just now; re-check libcurl headers.
     _netkit_have_libcurl_dev || { _netkit_die "libcurl development files still missing"; return 1; }
   fi
+  if [ "$need_h2_pip" -eq 1 ]; then
+    _netkit_log "h2: pip install into $(_netkit_python)"
+    "$(_netkit_python)" -m pip install -q h2 || { _netkit_die "pip install h2 failed"; return 1; }
+  fi
+  "$(_netkit_python)" -c 'import h2' >/dev/null 2>&1 \
+    || { _netkit_die "python module h2 still missing for $(_netkit_python)"; return 1; }
   if [ "$need_httpbin" -eq 1 ]; then
     local apt_ok=0
     if command -v apt-get >/dev/null 2>&1; then
@@ -320,7 +335,7 @@ netkit_start_servers() {
 
 _netkit_start_servers_inner() {
   local dir="$1" py="$2" nginx="$3" gunicorn="$4" tinyproxy="$5" ports p_httpbin p_tls p_plain p_fault p_sink
-  local p_mtls p_strict p_proxy p_auth_proxy
+  local p_mtls p_strict p_proxy p_auth_proxy p_h2fault
   ports="$(_netkit_free_ports 6)" || return 1
   p_httpbin="$(sed -n 1p <<<"$ports")"; p_tls="$(sed -n 2p <<<"$ports")"; p_plain="$(sed -n 3p <<<"$ports")"
   p_mtls="$(sed -n 4p <<<"$ports")"; p_proxy="$(sed -n 5p <<<"$ports")"; p_auth_proxy="$(sed -n 6p <<<"$ports")"
@@ -432,12 +447,14 @@ EOF
   local pid_fault="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
   _netkit_start_py_server upload_sink.py sink p_sink || return 1
   local pid_sink="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
-
+  # HTTP/2 fault server, with nginx's certificate (so NETKIT_TLS_CERT / NETKIT_TLS_PIN fit it too).
+  _netkit_start_py_server h2_fault_server.py h2fault p_h2fault "$ngx/cert.pem" "$ngx/key.pem" || return 1
+  local pid_h2fault="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
 
   # --- e) tinyproxy: open, and with BasicAuth user/pass; CONNECT only to the TLS servers' ports --
-  _netkit_start_tinyproxy "$tinyproxy" proxy "$p_proxy" "" "$p_tls" "$p_mtls" "$p_strict" || return 1
+  _netkit_start_tinyproxy "$tinyproxy" proxy "$p_proxy" "" "$p_tls" "$p_mtls" "$p_strict" "$p_h2fault" || return 1
   local pid_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
-  _netkit_start_tinyproxy "$tinyproxy" auth_proxy "$p_auth_proxy" "BasicAuth user pass" "$p_tls" "$p_mtls" "$p_strict" || return 1
+  _netkit_start_tinyproxy "$tinyproxy" auth_proxy "$p_auth_proxy" "BasicAuth user pass" "$p_tls" "$p_mtls" "$p_strict" "$p_h2fault" || return 1
   local pid_auth_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
 
   # --- f) SOCKS5 proxies: open, and with user/pass; only to the nginx ports ----------------------
@@ -454,6 +471,7 @@ EOF
   export NETKIT_TLS_CERT="$ngx/cert.pem"
   export NETKIT_TLS_PIN="$pin"
   export NETKIT_FAULT_URL="http://127.0.0.1:$p_fault"
+  export NETKIT_H2_FAULT_URL="https://127.0.0.1:$p_h2fault"
   export NETKIT_SINK_URL="http://127.0.0.1:$p_sink"
   export NETKIT_WEBROOT="$root"
   export NETKIT_MTLS_URL="https://127.0.0.1:$p_mtls"
@@ -475,6 +493,7 @@ EOF
   _netkit_wait_http "$NETKIT_TLS_URL/small.json" 20 "nginx (TLS)" "$pid_nginx" --cacert "$NETKIT_TLS_CERT" || return 1
   _netkit_wait_http "$NETKIT_NGINX_URL/small.json" 20 "nginx (plain)" "$pid_nginx" || return 1
   _netkit_wait_http "$NETKIT_FAULT_URL/healthz" 20 "fault server" "$pid_fault" || return 1
+  _netkit_wait_http "$NETKIT_H2_FAULT_URL/ok" 20 "HTTP/2 fault server" "$pid_h2fault" -k --http2 || return 1
   _netkit_wait_http "$NETKIT_SINK_URL/healthz" 20 "upload sink" "$pid_sink" || return 1
   _netkit_wait_http "$NETKIT_MTLS_URL/whoami" 20 "nginx (mutual TLS)" "$pid_nginx" \
     --cacert "$NETKIT_MTLS_CA" --cert "$NETKIT_CLIENT_CERT" --key "$NETKIT_CLIENT_KEY" || return 1
@@ -491,9 +510,9 @@ EOF
   local v
   {
     for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT NETKIT_TLS_PIN \
-             NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL \
-             NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT \
-             NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
+             NETKIT_FAULT_URL NETKIT_H2_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_MTLS_URL \
+             NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 \
+             NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
              NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
       printf 'export %s=%q\n' "$v" "${!v}"
     done
@@ -502,10 +521,10 @@ EOF
 
 netkit_print_servers() {
   local v
-  for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_FAULT_URL NETKIT_SINK_URL \
-           NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA \
-           NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY \
-           NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL; do
+  for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_FAULT_URL NETKIT_H2_FAULT_URL \
+           NETKIT_SINK_URL NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL \
+           NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT \
+           NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL; do
     printf '  %-24s %s\n' "$v" "${!v:-}"
   done
 }
@@ -545,7 +564,8 @@ netkit_stop_servers() {
     esac
   fi
   unset NETKIT_SERVERS_DIR NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_TLS_CERT \
-        NETKIT_TLS_PIN NETKIT_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_REQUIRE_SERVERS \
+        NETKIT_TLS_PIN NETKIT_FAULT_URL NETKIT_H2_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT \
+        NETKIT_REQUIRE_SERVERS \
         NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY \
         NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL
   return 0

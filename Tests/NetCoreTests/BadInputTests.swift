@@ -106,22 +106,61 @@ struct BadInputTests {
         #expect(log.count == 0)
     }
 
-    @Test("errors of an enum target name the case, with its values")
+    @Test("errors of an enum target name its type and case, never the values it carries")
     func enumTargetNames() async throws {
         enum Broken: TargetType {
             case item(id: Int)
+            case login(user: String, password: String)
+            case ping
             var baseURL: URL { URL(string: "gopher://old.example.com")! }
             var path: String { "items" }
             var method: HTTPMethod { .get }
             var content: RequestContent { .plain }
         }
         let provider = Provider<Broken>(transport: StubTransport())
+        for (target, name) in [(Broken.item(id: 7), "Broken.item"), (.login(user: "alice", password: "pa55-word"), "Broken.login"), (.ping, "Broken.ping")] {
+            do {
+                _ = try await provider.request(target)
+                Issue.record("expected invalidURL")
+            } catch {
+                #expect(error.description.contains(name), "\(error.description)")
+                #expect(error.description.contains("gopher://old.example.com"))
+                for value in ["7", "alice", "pa55-word", "id:", "password"] {
+                    #expect(!error.description.contains(value), "\(value) leaked: \(error.description)")
+                }
+            }
+        }
+    }
+
+    @Test("a struct target is named by its type and path; a target's own description wins")
+    func structTargetNames() async throws {
+        struct Login: TargetType {
+            var password = "pa55-word"
+            var baseURL: URL { URL(string: "gopher://old.example.com")! }
+            var path: String { "session" }
+            var method: HTTPMethod { .post }
+            var content: RequestContent { .json(["password": password]) }
+        }
+        struct Described: TargetType, CustomStringConvertible {
+            var baseURL: URL { URL(string: "gopher://old.example.com")! }
+            var path: String { "x" }
+            var method: HTTPMethod { .get }
+            var content: RequestContent { .plain }
+            var description: String { "my own name" }
+        }
+        let error = await outcome { try await Provider<Login>(transport: StubTransport()).request(Login()) }
+        #expect(error?.description.contains("Login session") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("pa55-word") == false)
+        let described = await outcome { try await Provider<Described>(transport: StubTransport()).request(Described()) }
+        #expect(described?.description.contains("Described.my own name") == true, "\(String(describing: described))")
+    }
+
+    private func outcome(_ body: () async throws -> Response) async -> NetworkError? {
         do {
-            _ = try await provider.request(.item(id: 7))
-            Issue.record("expected invalidURL")
+            _ = try await body()
+            return nil
         } catch {
-            #expect(error.description.contains("Broken.item(id: 7)"), "\(error.description)")
-            #expect(error.description.contains("gopher://old.example.com"))
+            return error as? NetworkError
         }
     }
 }

@@ -46,20 +46,22 @@
             case 52:  // CURLE_GOT_NOTHING
                 return .connectionLost(reason: "the server closed the connection without answering (\(detail))")
             case 55, 56:  // CURLE_SEND_ERROR, CURLE_RECV_ERROR
-                // Bad chunked framing arrives as a receive error; it is the server's fault, not a
-                // transient loss, so it must not be retried as one.
-                if detail.lowercased().contains("chunk") {
+                // Bad chunked framing and HTTP/2 frames nghttp2 refuses arrive as receive errors;
+                // they are the server's fault, not a transient loss, so they must not be retried as one.
+                let text = detail.lowercased()
+                if text.contains("chunk") {
                     return .invalidResponse(reason: "the chunked body is malformed: \(detail)")
                 }
+                if text.contains("nghttp2") {
+                    return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
+                }
                 return .connectionLost(reason: detail)
-            case 16, 92:  // CURLE_HTTP2, CURLE_HTTP2_STREAM
-                return .connectionLost(reason: "HTTP/2 error: \(detail)")
+            case 16:  // CURLE_HTTP2: the connection's framing layer
+                return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
+            case 92:  // CURLE_HTTP2_STREAM: the stream was reset (by the server, or by nghttp2 for a malformed response)
+                return http2StreamFailure(detail: detail, transfer: transfer)
             case 18:  // CURLE_PARTIAL_FILE
-                var expected: curl_off_t = -1, received: curl_off_t = 0
-                _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
-                _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
-                let offset = transfer.download?.appending == true ? transfer.download!.resumeOffset : 0
-                return .truncatedResponse(expected: expected >= 0 ? Int64(expected) + offset : nil, received: Int64(received) + offset)
+                return truncation(of: transfer)
             case 61:  // CURLE_BAD_CONTENT_ENCODING
                 return .invalidResponse(reason: "the body's Content-Encoding could not be decoded: \(detail)")
             case 8, 100:  // CURLE_WEIRD_SERVER_REPLY, CURLE_UNRECOVERABLE_POLL
@@ -75,6 +77,27 @@
             default:
                 return .transport(reason: "libcurl error \(code.rawValue): \(detail)")
             }
+        }
+
+        /// A reset HTTP/2 stream: a protocol violation (nghttp2 resets a stream whose response is
+        /// malformed) is `.invalidResponse`; a reset after the head cut the body short; a reset
+        /// before any head (an overloaded server's INTERNAL_ERROR) may be tried again.
+        private static func http2StreamFailure(detail: String, transfer: CurlTransfer) -> NetworkError {
+            let violations = ["PROTOCOL_ERROR", "FRAME_SIZE_ERROR", "COMPRESSION_ERROR", "FLOW_CONTROL_ERROR", "before getting"]
+            if violations.contains(where: detail.contains) {
+                return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
+            }
+            if transfer.headersComplete { return truncation(of: transfer) }
+            return .connectionLost(reason: "HTTP/2 stream reset before the response: \(detail)")
+        }
+
+        /// The body ended before its framing said it was complete.
+        private static func truncation(of transfer: CurlTransfer) -> NetworkError {
+            var expected: curl_off_t = -1, received: curl_off_t = 0
+            _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
+            _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
+            let offset = transfer.download?.appending == true ? transfer.download!.resumeOffset : 0
+            return .truncatedResponse(expected: expected >= 0 ? Int64(expected) + offset : nil, received: Int64(received) + offset)
         }
     }
 #endif

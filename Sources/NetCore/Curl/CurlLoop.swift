@@ -10,6 +10,8 @@
         private let multi: UnsafeMutableRawPointer
         private var idleHandles: [CurlHandle] = []
         private var active: [ObjectIdentifier: CurlTransfer] = [:]
+        /// Transfers that paused to let others through; resumed at the start of the next pass.
+        private var yielded: [CurlTransfer] = []
         private static let maxIdleHandles = 256
 
         init(engine: CurlEngine, configuration: CurlTransport.Configuration) {
@@ -34,14 +36,16 @@
                     tearDown(leftovers: leftovers)
                     return
                 }
+                resumeYielded()
                 engine.watchdog.enterPerform()
                 _ = curl_multi_perform(multi, &running)
                 engine.watchdog.leavePerform()
                 blameSeveredConnections()
                 collectFinished()
                 expireOverdue()
+                collectYielded()
                 engine.watchdog.setBusy(!active.isEmpty)
-                guard engine.prepareToSleep() else { continue }
+                guard yielded.isEmpty, engine.prepareToSleep() else { continue }
                 wakeup.revents = 0
                 var ready: Int32 = 0
                 // While transfers run, wake often enough to end any past its deadline in time.
@@ -106,6 +110,23 @@
             transfer.abandon()
             recycle(transfer.handle)
             transfer.complete(.failure(NetworkError.cancelled))
+        }
+
+        /// Notes the transfers that paused to let others through in this pass.
+        private func collectYielded() {
+            for transfer in active.values where transfer.hasYielded { yielded.append(transfer) }
+        }
+
+        /// Resumes the transfers that yielded in the previous pass (libcurl hands each its held
+        /// bytes at once, inside `curl_easy_pause`).
+        private func resumeYielded() {
+            guard !yielded.isEmpty else { return }
+            let resuming = yielded
+            yielded.removeAll(keepingCapacity: true)
+            for transfer in resuming where active[ObjectIdentifier(transfer.job.token)] === transfer {
+                transfer.resumedAfterYield()
+                _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
+            }
         }
 
         /// Resumes a stream paused for backpressure (libcurl may deliver buffered data at once).

@@ -12,6 +12,9 @@
         let sendsBody: Bool
         /// Header lines in libcurl's syntax, the body's suppressions included.
         let headerLines: [String]
+        /// A `Proxy-Authorization` line the request carried: it belongs to a proxy, so it never
+        /// goes to the origin (``CurlProxy`` hands it to the proxy, or drops it without one).
+        let proxyAuthorizationLine: String?
 
         init(_ request: Request) {
             url = request.url.absoluteString
@@ -26,7 +29,12 @@
             var lines: [String] = []
             lines.reserveCapacity(request.headers.count + 2)
             var hasContentType = false, hasExpect = false, hasUserAgent = false
+            var proxyAuthorization: String?
             for field in request.headers {
+                if HTTPHeaders.sameName(field.name, "Proxy-Authorization") {
+                    proxyAuthorization = field.name + ": " + field.value
+                    continue
+                }
                 if HTTPHeaders.sameName(field.name, "User-Agent") { hasUserAgent = true }
                 // libcurl sets Content-Length from the body; a second one would make the request invalid.
                 if HTTPHeaders.sameName(field.name, "Content-Length") { continue }
@@ -44,6 +52,7 @@
                 if !hasExpect { lines.append("Expect:") }
             }
             headerLines = lines
+            proxyAuthorizationLine = proxyAuthorization
         }
     }
 #endif

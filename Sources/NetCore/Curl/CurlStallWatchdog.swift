@@ -91,7 +91,8 @@
         }
 
         static let floodError = NetworkError.invalidResponse(
-            reason: "the server kept the connection reading without sending response data (an HTTP/2 frame flood); the connection was closed")
+            reason: "the server kept sending without ever completing a response (an HTTP/2 frame flood, or endless headers); "
+                + "the connection was closed")
     }
 
     /// What the watchdog saw on its previous looks (pure, tested without threads).

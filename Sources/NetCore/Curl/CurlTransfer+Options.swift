@@ -74,6 +74,7 @@
             }
             try CurlTLS.apply(request.tls, to: easy, host: request.host)
             try CurlProxy.apply(for: request, configuration: configuration, to: easy)
+            configureProxyHeaders()
 
             if let destination = request.download {
                 download = try CurlDownload(destination: destination)
@@ -145,6 +146,18 @@
             }
             headerList = list
             if let list { _ = netkit_easy_setopt_ptr(handle.easy, CURLOPT_HTTPHEADER, list) }
+        }
+
+        /// A `Proxy-Authorization` the request carried goes to the proxy alone (never through a
+        /// tunnel to the origin), and only when the proxy has no credentials of its own configured.
+        private func configureProxyHeaders() {
+            guard let line = job.head.proxyAuthorizationLine,
+                let server = CurlProxy.server(for: request, configuration: configuration), server.kind == .http, server.username == nil,
+                let list = curl_slist_append(nil, line)
+            else { return }
+            proxyHeaderList = list
+            _ = netkit_easy_setopt_long(handle.easy, CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE))
+            _ = netkit_easy_setopt_ptr(handle.easy, CURLOPT_PROXYHEADER, list)
         }
 
         private func check(_ code: CURLcode, _ what: String) throws(NetworkError) {

@@ -12,6 +12,8 @@
         let startInstant = ContinuousClock.now
 
         var headerList: UnsafeMutablePointer<curl_slist>?
+        /// Headers for the proxy only (`CURLOPT_PROXYHEADER`).
+        var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
         var uploadReader: BodyStreamReader?
         /// A failure inside a callback (unreadable upload file, disk full); it explains the curl code.
         var callbackError: NetworkError?
@@ -36,6 +38,15 @@
         private var headDelivered = false
         /// The stream is paused until its reader has room (backpressure).
         private(set) var isPaused = false
+        /// Paused after a share of body bytes so that the loop serves other transfers before this
+        /// one reads on (``yieldEvery``); the loop resumes it on its next pass.
+        private(set) var hasYielded = false
+        /// Body bytes taken since the transfer last yielded.
+        private var bytesSinceYield = 0
+        /// How many body bytes one transfer takes before letting the others through. A bulk or
+        /// hostile body (an endless one, a decompression bomb) would otherwise keep the loop thread
+        /// for a whole `curl_multi_perform` pass, and every other transfer waits behind it.
+        static let yieldEvery = 128 * 1024
         /// The last time a streamed body moved (or was resumed), for the idle timeout.
         private var lastActivity = ContinuousClock.now
         private var reportedUpload: Int64 = -1
@@ -65,7 +76,9 @@
 
         private func freeHeaderList() {
             if let headerList { curl_slist_free_all(headerList) }
+            if let proxyHeaderList { curl_slist_free_all(proxyHeaderList) }
             headerList = nil
+            proxyHeaderList = nil
         }
 
         // MARK: Callbacks (loop thread, inside curl_multi_perform)
@@ -151,7 +164,15 @@
 
         /// The transfer's connection was cut off for `reason`; it explains the failure libcurl reports.
         func blame(_ reason: NetworkError) {
-            if callbackError == nil { callbackError = reason }
+            guard callbackError == nil else { return }
+            // No status line from the origin yet: through a proxy, the captor was the proxy (its
+            // answer to CONNECT never reaches the header callback).
+            if statusCode == 0, let proxy = CurlProxy.server(for: request, configuration: configuration) {
+                callbackError = .proxyFailed(
+                    proxy: proxy.address, reason: "the proxy kept sending without completing its answer (endless CONNECT headers?); the connection was closed")
+            } else {
+                callbackError = reason
+            }
         }
 
         // MARK: Streams
@@ -179,6 +200,12 @@
             lastActivity = .now
             sink.yield(Data(bytes))
             return bytes.count
+        }
+
+        /// The loop is about to resume a transfer that yielded; it starts a new share.
+        func resumedAfterYield() {
+            hasYielded = false
+            bytesSinceYield = 0
         }
 
         /// The reader made room; the loop is about to unpause the transfer.
@@ -218,6 +245,12 @@
             }
             if stopsAtDeadline() { return 0 }
             if headDelivered, let sink = job.stream { return stream(bytes, into: sink) }
+            guard bytesSinceYield < Self.yieldEvery else {
+                // libcurl keeps these bytes and hands them over again when the loop resumes us.
+                hasYielded = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            bytesSinceYield += bytes.count
             bodyBytes += Int64(bytes.count)
             if let limit = bodyLimit, bodyBytes > limit {
                 callbackError = .responseTooLarge(limit: limit)

@@ -76,6 +76,14 @@ public struct RedirectPolicy: Sendable, Hashable {
                     next.headers[field.name] = nil
                 }
             }
+            // A policy set without a per-origin resolver was chosen for this origin only: the next
+            // origin would run under the system's trust, so the hop fails closed instead.
+            if request.tls != nil, request.redirectTLS == nil {
+                return .refuse(
+                    .redirectRefused(
+                        reason: "\(request.host) has a TLS policy but no per-origin rule for the redirect to \(Origin(next.url)); "
+                            + "set Request.redirectTLS (PinningPlugin does) to follow it"))
+            }
             next.tls = request.redirectTLS?.policy(for: next.url)
         }
         if next.tls != nil, scheme != "https" {
@@ -111,7 +119,7 @@ package enum RedirectDecision: Sendable {
 }
 
 /// Scheme, host and port: two URLs with equal origins may share credentials.
-package struct Origin: Hashable, Sendable {
+package struct Origin: Hashable, Sendable, CustomStringConvertible {
     let scheme: String
     let host: String
     let port: Int
@@ -121,6 +129,9 @@ package struct Origin: Hashable, Sendable {
         host = url.host?.lowercased() ?? ""
         port = url.port ?? defaultPort(forScheme: scheme) ?? -1
     }
+
+    /// `scheme://host:port`.
+    package var description: String { "\(scheme)://\(host):\(port)" }
 }
 
 /// Follows redirects one hop at a time for a transport that sends single hops.

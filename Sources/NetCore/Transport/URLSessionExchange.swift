@@ -145,6 +145,9 @@ final class Exchange: Sendable {
 
     /// The response head arrived: checks its framing and announced size; false stops the task.
     func receive(_ response: URLResponse) -> Bool {
+        // An interim head (100 Continue, 103 Early Hints) is not the response: FoundationNetworking
+        // hands it over like a final one, and the final head follows on the same transfer.
+        if let http = response as? HTTPURLResponse, (100..<200).contains(http.statusCode) { return true }
         // FoundationNetworking starts a resumed data task over (Apple documents the same for
         // data tasks): the request goes out again and a second head arrives. Its body would
         // repeat what was delivered, so the exchange ends here instead.

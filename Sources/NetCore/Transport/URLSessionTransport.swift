@@ -167,7 +167,11 @@ private struct PreparedUpload {
         urlRequest.httpMethod = request.method.rawValue
         // URLSession's own timer is an idle timer in whole seconds; it only backs up our deadline.
         urlRequest.timeoutInterval = max(1, (request.timeout.seconds + 1).rounded(.up))
-        for field in request.headers { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+        // Proxy-Authorization belongs to a proxy, and this transport sends through none: it never
+        // reaches an origin.
+        for field in request.headers where !HTTPHeaders.sameName(field.name, "Proxy-Authorization") {
+            urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+        }
         switch request.body {
         case .none:
             break
