@@ -37,12 +37,12 @@ let package = Package(
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
         .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetCurl", "NetTestSupport"]),
         .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins"]),
-        .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins"]),
+        .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins", "NetTestSupport"]),
         .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),
         .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch"]),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
+            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport"]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -1,4 +1,5 @@
 import Foundation
+import NetTestSupport
 import NetCore
 import NetPlugins
 import Synchronization
@@ -69,11 +70,7 @@ final class Server: Sendable {
 }
 
 func temporaryDirectory(_ name: String = #function) -> URL {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("netkit-cache-tests-\(safe)-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    ScratchFolders.make("cache-\(name.filter { $0.isLetter || $0.isNumber })")
 }
 
 func makeRequest(

@@ -1,6 +1,7 @@
 // Shared helpers for the README examples: a tiny in-process stand-in for httpbin, so the
 // examples run with `StubTransport` (no network) in CI.
 import Foundation
+import NetTestSupport
 import NetCore
 import Synchronization
 
@@ -38,9 +39,7 @@ enum HTTPBinStub {
 
 /// A fresh temporary directory for files an example writes.
 func temporaryDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-examples-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    ScratchFolders.make("examples")
 }
 
 extension Locked {

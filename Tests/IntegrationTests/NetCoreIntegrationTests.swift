@@ -2,6 +2,7 @@
     import FoundationNetworking
 #endif
 import Foundation
+import NetTestSupport
 import NetCore
 import Testing
 
@@ -320,9 +321,7 @@ struct AttachPin: Plugin {
 
 enum TemporaryFiles {
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        ScratchFolders.make("integration")
     }
 
     static func make(contents: String, name: String = "upload.txt") throws -> URL {

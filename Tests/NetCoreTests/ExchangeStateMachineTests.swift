@@ -51,19 +51,19 @@ struct ExchangeStateMachineTests {
 
     // MARK: idle
 
-    @Test("idle: start runs the task; a stop before start waits for start to fail the caller")
+    @Test("idle: start runs the task; a stop before start fails the caller at once")
     func idle() {
         #expect(Machine().state.description == "idle")
         #expect(step([], then: .start) == ("startTask", "running(suspended: false)"))
-        #expect(step([], then: .cancel) == ("none", "stoppedBeforeStart(cancelled)"))
-        #expect(step([], then: .timeOut) == ("none", "stoppedBeforeStart(timedOut)"))
+        #expect(step([], then: .cancel) == ("failCaller(cancelled)", "stoppedBeforeStart(cancelled)"))
+        #expect(step([], then: .timeOut) == ("failCaller(timedOut)", "stoppedBeforeStart(timedOut)"))
         #expect(step([], then: .fail).state.hasPrefix("stoppedBeforeStart(failed("))
         for event in [Event.head, .data, .full, .drained, .complete, .downloadFinished, .downloadSettled] {
             #expect(step([], then: event) == ("none", "idle"), "\(event)")
         }
     }
 
-    @Test("stoppedBeforeStart: start cancels the unstarted task and fails the caller; everything else is ignored")
+    @Test("stoppedBeforeStart: start cancels the unstarted task; everything else is ignored")
     func stoppedBeforeStart() {
         #expect(step([.cancel], then: .start) == ("cancelUnstartedTask(cancelled)", "stopped(cancelled)"))
         #expect(step([.timeOut], then: .start) == ("cancelUnstartedTask(timedOut)", "stopped(timedOut)"))

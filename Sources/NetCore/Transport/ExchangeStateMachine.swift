@@ -83,7 +83,10 @@ struct ExchangeStateMachine: Sendable {
         case none
         /// Watch the deadline and resume the task for the first time.
         case startTask
-        /// Cancel the task that was never resumed and fail the caller with the reason.
+        /// Fail the caller now with the reason: the task is not made or started yet (making it can
+        /// wait on FoundationNetworking's busy work queue), and `start` will cancel it.
+        case failCaller(ExchangeStopReason)
+        /// Cancel the task that was never resumed (the caller already has the reason's error).
         case cancelUnstartedTask(ExchangeStopReason)
         /// Cancel the task (resuming it first when suspended, so it can be cancelled cleanly) and
         /// give the reason's error to the recipient.
@@ -107,6 +110,7 @@ struct ExchangeStateMachine: Sendable {
             switch self {
             case .none: "none"
             case .startTask: "startTask"
+            case .failCaller(let reason): "failCaller(\(reason))"
             case .cancelUnstartedTask(let reason): "cancelUnstartedTask(\(reason))"
             case .cancelTask(let resumeFirst, let recipient, let reason): "cancelTask(resumeFirst: \(resumeFirst), failing: \(recipient), \(reason))"
             case .suspendTask: "suspendTask"
@@ -163,7 +167,7 @@ struct ExchangeStateMachine: Sendable {
         switch state {
         case .idle:
             state = .stoppedBeforeStart(reason)
-            return .none
+            return .failCaller(reason)
         case .running(let suspended):
             state = .stopped(reason)
             return .cancelTask(resumeFirst: suspended, failing: .caller, reason)

@@ -123,6 +123,7 @@ final class Exchange: Sendable {
         let (action, continuation) = state.withLock {
             state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
             let action = state.machine.stop(reason)
+            if case .failCaller = action { return (action, state.end()) }
             guard case .cancelTask(let resumeFirst, _, _) = action else { return (action, nil) }
             // Not on the delegate queue: a fast body can have many chunk callbacks queued there,
             // and the transfer would run on until they drained. Not on the caller's thread either
@@ -134,8 +135,11 @@ final class Exchange: Sendable {
             }
             return (action, state.end())
         }
-        guard case .cancelTask(_, let recipient, let reason) = action else { return }
-        deliver(.failure(reason.error), to: recipient, continuation: continuation)
+        switch action {
+        case .failCaller(let reason): answerCaller(continuation, with: .failure(reason.error))
+        case .cancelTask(_, let recipient, let reason): deliver(.failure(reason.error), to: recipient, continuation: continuation)
+        default: break
+        }
     }
 
     /// Records the 401 whose authentication challenge was cancelled; it becomes the response.

@@ -130,9 +130,15 @@ public final class URLSessionTransport: Transport {
         return try await request.withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 exchange.continuation = continuation
-                let task = makeTask(prepared, exchange: exchange)
-                delegate.register(task, exchange: exchange)
-                exchange.start(task)
+                // Watched from now: making a task waits on FoundationNetworking's work queue, which
+                // a hostile transfer can hold for as long as it likes, so it happens on the control
+                // queue while the deadline and cancellation already answer the caller.
+                DeadlineWatcher.shared.watch(exchange)
+                control.async { [self] in
+                    let task = makeTask(prepared, exchange: exchange)
+                    delegate.register(task, exchange: exchange)
+                    exchange.start(task)
+                }
             }
         } onCancel: {
             exchange.stop(because: .cancelled)

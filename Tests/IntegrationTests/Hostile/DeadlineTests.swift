@@ -18,6 +18,25 @@ struct CallDeadlineTests {
         #expect(error?.statusCode == 503, "\(String(describing: error))")
     }
 
+    @Test("A call ends by its deadline while another transfer keeps the transport's engine busy", arguments: TransportKind.allCases)
+    func deadlineWhileEngineBusy(kind: TransportKind) async throws {
+        if skipsFloodUnderSanitizer(kind) { return }
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        // FoundationNetworking reads a refused endless body on, discarding, on a work queue all its
+        // sessions share; a request made meanwhile must still end by its deadline, never later.
+        let busy = kind.make()
+        _ = await outcome {
+            try await Provider<HostileTarget>(transport: busy).request(HostileTarget(path: "/endless", timeout: .seconds(20), maxResponseBytes: 4 << 20))
+        }
+        let provider = Provider<HostileTarget>(transport: kind.make(), configuration: .init(maxAttempts: 1))
+        for _ in 0..<3 {
+            let call = await timed { try await provider.request(HostileTarget(path: "/healthz", timeout: .seconds(1))) }
+            #expect(call.time < .milliseconds(1100), "\(kind): the call took \(call.time) (\(call.result))")
+            if case .failure(let error) = call.result, !error.isTimedOut { Issue.record("\(kind): \(error)") }
+        }
+        await awaitStoppedTransfers(of: busy, limit: .seconds(60))
+    }
+
     @Test("Under a storm of stalls, resets and slow drips, every request ends by its deadline + 100 ms")
     func stormDeadlines() async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
@@ -51,5 +70,13 @@ struct CallDeadlineTests {
         print("[deadline storm] \(overruns.count) requests, 1 s timeout: p50 \(p50), p99 \(p99), max \(worst)")
         #expect(overruns.count == total)
         #expect(worst < timeout + .milliseconds(NETKIT_SANITIZED ? 1000 : 100), "slowest request took \(worst)")
+    }
+}
+
+extension NetworkError {
+    /// Whether this is `.timedOut`.
+    var isTimedOut: Bool {
+        if case .timedOut = self { return true }
+        return false
     }
 }
