@@ -12,7 +12,7 @@ import NetCore
 ///
 /// An operation's ``/NetCore/NetworkError`` is kept as it is; `CancellationError` (or any error thrown
 /// while the batch is being cancelled) becomes ``/NetCore/NetworkError/cancelled``; any other error becomes
-/// ``/NetCore/NetworkError/transport(reason:)`` carrying its description. Throw a `NetworkError` yourself
+/// ``/NetCore/NetworkError/transport(reason:underlying:)`` carrying its description. Throw a `NetworkError` yourself
 /// to keep the case (a `ChainError` offers `networkError` for that). Batch retries of an
 /// operation call the closure again.
 public enum BatchItem<Target: TargetType>: Sendable {

@@ -46,7 +46,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     }
 
     /// The underlying error as a ``/NetCore/NetworkError``: itself when it is one, ``/NetCore/NetworkError/cancelled``
-    /// for cancellation, otherwise ``/NetCore/NetworkError/transport(reason:)`` with this error's description.
+    /// for cancellation, otherwise ``/NetCore/NetworkError/transport(reason:underlying:)`` with this error's description.
     /// Throw it from a batch operation to keep the request's error case.
     public var networkError: NetworkError {
         .mapping(underlying) { _ in .transport(reason: description) }

@@ -47,7 +47,7 @@ public final class Provider<Target: TargetType>: Sendable {
 
     /// Sends `target` and decodes the body (or the value at the dot-separated `keyPath`) with the
     /// configuration's decoder.
-    /// - Throws: ``NetworkError``, ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` when decoding fails.
+    /// - Throws: ``NetworkError``, ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)`` when decoding fails.
     public func request<T: Decodable>(_ target: Target, as type: T.Type = T.self, atKeyPath keyPath: String? = nil) async throws(NetworkError) -> T {
         let response = try await request(target)
         return try response.decode(T.self, atKeyPath: keyPath, using: configuration.jsonDecoder)

@@ -42,7 +42,7 @@ public struct ProviderConfiguration: Sendable {
     /// (so a shared ``DefaultTransport`` can be used with a proxy); a target's
     /// ``TargetType/proxy`` wins over it. Default `nil`: the transport decides (`CurlTransport`:
     /// no proxy unless configured). Only `CurlTransport` sends through proxies; `URLSessionTransport`
-    /// fails such requests closed with ``NetworkError/proxyFailed(proxy:reason:)``.
+    /// fails such requests closed with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration?
 
     /// Creates a configuration; every argument has a default.

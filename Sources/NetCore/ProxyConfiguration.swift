@@ -65,7 +65,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     /// `proxy:3128` means `http://`). In a CGI program (`REQUEST_METHOD` is set) the uppercase
     /// `HTTP_PROXY` is ignored, because a client can set it there with a `Proxy:` header.
     /// - Parameter environment: The variables. Default: the process's environment.
-    /// - Throws: ``NetworkError/proxyFailed(proxy:reason:)`` naming the variable whose value is
+    /// - Throws: ``NetworkError/proxyFailed(proxy:reason:underlying:)`` naming the variable whose value is
     ///   not a usable proxy URL (the value itself is not repeated: it may hold a password).
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
@@ -174,7 +174,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// Parses a proxy URL: `http://[user:password@]host[:port]` (port 80 by default), or
     /// `socks5://` / `socks5h://` (port 1080 by default; both resolve host names at the proxy).
     /// Without a scheme, `http://` is assumed. Percent-escapes in the credentials are decoded.
-    /// - Throws: ``NetworkError/proxyFailed(proxy:reason:)`` for another scheme (HTTPS proxies
+    /// - Throws: ``NetworkError/proxyFailed(proxy:reason:underlying:)`` for another scheme (HTTPS proxies
     ///   are not supported), a missing host or a bad port. The message never repeats the password.
     public init(url string: String) throws(NetworkError) {
         let text = string.trimmingCharacters(in: .whitespaces)
@@ -249,7 +249,7 @@ extension Request {
     ///
     /// The provider sets it from ``TargetType/proxy`` or ``ProviderConfiguration/proxy`` when
     /// either is set. `CurlTransport` honours it; `URLSessionTransport` cannot send through a
-    /// proxy and fails such a request with ``NetworkError/proxyFailed(proxy:reason:)``.
+    /// proxy and fails such a request with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration? {
         get { context[ProxyContextKey.self] }
         set { context[ProxyContextKey.self] = newValue }
@@ -259,7 +259,7 @@ extension Request {
 extension NetworkError {
     /// The reason of a `.proxyFailed`, or the description of another error.
     fileprivate var reason: String {
-        if case .proxyFailed(_, let reason) = self { return reason }
+        if case .proxyFailed(_, let reason, _) = self { return reason }
         return description
     }
 }

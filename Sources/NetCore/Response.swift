@@ -45,14 +45,15 @@ public struct Response: Sendable, CustomStringConvertible {
         } catch {
             throw .decodingFailed(
                 type: "JSON", keyPath: nil, reason: error.localizedDescription,
-                bodyExcerpt: redactedExcerpt())
+                bodyExcerpt: redactedExcerpt(), response: self, underlying: error)
         }
     }
 
     /// Decodes the body, or the value at a dot-separated `keyPath` such as `"data.user"`.
     ///
-    /// - Throws: ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` naming the type,
-    ///   the key path and the start of the body.
+    /// - Throws: ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)``
+    ///   naming the type, the key path and the start of the body, with this response and the
+    ///   `DecodingError` (or `JSONSerialization`'s error) it came from.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder()
     ) throws(NetworkError) -> T {
@@ -67,14 +68,17 @@ public struct Response: Sendable, CustomStringConvertible {
                 node = value
             case .missing(let key):
                 throw NetworkError.decodingFailed(
-                    type: typeName, keyPath: keyPath, reason: "no value for key \"\(key)\"", bodyExcerpt: redactedExcerpt())
+                    type: typeName, keyPath: keyPath, reason: "no value for key \"\(key)\"", bodyExcerpt: redactedExcerpt(),
+                    response: self)
             }
             let subtree = try JSONSerialization.data(withJSONObject: node, options: [.fragmentsAllowed])
             return try decoder.decode(T.self, from: subtree)
         } catch let error as NetworkError {
             throw error
         } catch {
-            throw .decodingFailed(type: typeName, keyPath: keyPath, reason: Self.describe(error, under: keyPath), bodyExcerpt: redactedExcerpt())
+            throw .decodingFailed(
+                type: typeName, keyPath: keyPath, reason: Self.describe(error, under: keyPath), bodyExcerpt: redactedExcerpt(),
+                response: self, underlying: error)
         }
     }
 
@@ -182,7 +186,7 @@ extension Response {
         do {
             try DownloadFiles.place(data, at: destination.url)
         } catch {
-            throw .fileSystem(reason: "could not write \(destination.url.path): \(error)")
+            throw .fileSystem(reason: "could not write \(destination.url.path): \(error)", underlying: error)
         }
         fileURL = destination.url
         data = Data()

@@ -25,7 +25,7 @@ import Synchronization
 ///   ends the call with its 401 instead of looping. (``/NetCore/ProviderConfiguration/maxAttempts`` must
 ///   allow the extra attempt; the default 3 does.)
 /// - A failed refresh fails every request that waited for it with
-///   ``/NetCore/NetworkError/pluginFailed(plugin:reason:)`` naming the refresh error (``/NetCore/FailureAction/fail(_:)``
+///   ``/NetCore/NetworkError/pluginFailed(plugin:reason:underlying:)`` naming the refresh error (``/NetCore/FailureAction/fail(_:)``
 ///   from `failure`, so every plugin's `process` sees the final error). When the target's
 ///   validation accepts 401, the 401 response is kept.
 ///
@@ -158,7 +158,7 @@ public final class AuthPlugin: Plugin {
             } catch is CancellationError {
                 throw NetworkError.cancelled
             } catch {
-                throw NetworkError.pluginFailed(plugin: name, reason: "could not get a token: \(error)")
+                throw NetworkError.pluginFailed(plugin: name, reason: "could not get a token: \(error)", underlying: error)
             }
             // Read the state again: the token may have changed since the task ended.
             return try await usableToken(for: request)

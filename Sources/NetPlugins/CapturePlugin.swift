@@ -126,7 +126,7 @@ public final class CapturePlugin: Plugin {
     }
 
     /// The kept entries as a HAR 1.2 document (JSON, UTF-8), redacted, oldest first.
-    /// - Throws: ``/NetCore/NetworkError/encodingFailed(target:reason:)`` if JSON encoding fails.
+    /// - Throws: ``/NetCore/NetworkError/encodingFailed(target:reason:underlying:)`` if JSON encoding fails.
     public func harData() throws(NetworkError) -> Data {
         try HARDocument(exchanges: exchanges).encoded()
     }

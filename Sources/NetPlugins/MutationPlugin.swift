@@ -18,7 +18,7 @@ import NetCore
 ///
 /// The request closure runs in `prepare` (every attempt, so a retry is rewritten again); an error
 /// it throws fails the request (a ``/NetCore/NetworkError`` as it is, anything else as
-/// ``/NetCore/NetworkError/pluginFailed(plugin:reason:)``). The result closure runs in `process` for every
+/// ``/NetCore/NetworkError/pluginFailed(plugin:reason:underlying:)``). The result closure runs in `process` for every
 /// outcome, including stops, cancellation and results answered without the network.
 public struct MutationPlugin: Plugin {
     /// Rewrites a request in `prepare`.
@@ -56,7 +56,7 @@ public struct MutationPlugin: Plugin {
     }
 
     /// A plugin that transforms successful responses only; failures pass through. An error thrown
-    /// by `transform` becomes the result (a non-``/NetCore/NetworkError`` as ``/NetCore/NetworkError/pluginFailed(plugin:reason:)``).
+    /// by `transform` becomes the result (a non-``/NetCore/NetworkError`` as ``/NetCore/NetworkError/pluginFailed(plugin:reason:underlying:)``).
     public static func mappingResponses(_ transform: @escaping @Sendable (Response) async throws -> Response) -> MutationPlugin {
         MutationPlugin(
             name: "ResponseMutation",
@@ -67,7 +67,7 @@ public struct MutationPlugin: Plugin {
                 } catch let error as NetworkError {
                     return .failure(error)
                 } catch {
-                    return .failure(.pluginFailed(plugin: "ResponseMutation", reason: String(describing: error)))
+                    return .failure(.pluginFailed(plugin: "ResponseMutation", reason: String(describing: error), underlying: error))
                 }
             })
     }
@@ -79,7 +79,7 @@ public struct MutationPlugin: Plugin {
         } catch let error as NetworkError {
             throw error
         } catch {
-            throw NetworkError.pluginFailed(plugin: name, reason: "rewriting \(request.method) \(request.url.path) failed: \(error)")
+            throw NetworkError.pluginFailed(plugin: name, reason: "rewriting \(request.method) \(request.url.path) failed: \(error)", underlying: error)
         }
         return .proceed
     }

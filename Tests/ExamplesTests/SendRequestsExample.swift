@@ -9,6 +9,25 @@ struct SendRequestsExample {
     /// The README's placeholder staging server.
     let stagingURL = URL(string: "https://staging.httpbin.test")!
 
+    @Test("README: an error's code, response and cause")
+    func errorCodeResponseAndCause() async throws {
+        let provider = Provider<HTTPBin>(transport: HTTPBinStub.transport, configuration: ProviderConfiguration(baseURL: stagingURL))
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        do {
+            _ = try await provider.request(.get(["q": "x"]), as: [String: Int].self, atKeyPath: "args")
+        } catch {
+            switch error.code {
+            case .decodingFailed: print("status", error.response?.statusCode ?? 0, error.underlyingError ?? "")
+            case .timedOut, .connectionFailed, .connectionLost: print("try again later")
+            default: print(error)
+            }
+        }
+        #expect(printed.count == 1)
+        #expect(printed.first?.hasPrefix("status 200 ") == true, "\(printed)")
+        #expect(printed.first?.contains("typeMismatch") == true, "the DecodingError is the cause: \(printed)")
+    }
+
     @Test func everyCallFormOfTheREADMEWorks() async throws {
         let file = temporaryDirectory().appendingPathComponent("bytes.bin")
 

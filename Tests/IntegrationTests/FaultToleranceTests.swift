@@ -61,7 +61,7 @@ struct FaultToleranceTests {
         _ = try TestServers.require("NETKIT_FAULT_URL")
         let provider = Provider<FaultTarget>(transport: kind.make())
         await #expect { _ = try await provider.request(FaultTarget(path: "/malformed-json"), as: [String: Int].self) } throws: { error in
-            guard case .decodingFailed(_, _, _, let excerpt) = error as? NetworkError else { return false }
+            guard case .decodingFailed(_, _, _, let excerpt, _, _) = error as? NetworkError else { return false }
             return excerpt.contains("{\"a\"")
         }
         let response = try await provider.request(FaultTarget(path: "/invalid-utf8"))

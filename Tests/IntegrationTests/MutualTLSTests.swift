@@ -48,7 +48,7 @@ struct MutualTLSTests {
 
     /// The `.tlsFailure` reason of `error`, or a recorded issue.
     static func tlsReason(_ error: NetworkError?, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-        guard case .tlsFailure(_, let reason)? = error else {
+        guard case .tlsFailure(_, let reason, _)? = error else {
             Issue.record("expected .tlsFailure, got \(String(describing: error))", sourceLocation: sourceLocation)
             return ""
         }

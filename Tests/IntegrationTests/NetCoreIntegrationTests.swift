@@ -146,12 +146,12 @@ struct NetCoreIntegrationTests {
     func badInput(kind: TransportKind) async throws {
         let provider = try provider(kind)
         await #expect { _ = try await provider.request(.post(Payload(name: "x", count: 1, tags: [], ratio: .nan))) } throws: { error in
-            guard case .encodingFailed(let target, _) = error as? NetworkError else { return false }
+            guard case .encodingFailed(let target, _, _) = error as? NetworkError else { return false }
             return target.contains("HTTPBin.post")
         }
         let missing = URL(fileURLWithPath: "/nonexistent/netkit-\(UUID().uuidString).txt")
         await #expect { _ = try await provider.request(.patchFile(missing)) } throws: { error in
-            guard case .unreadableFile(_, let url, _) = error as? NetworkError else { return false }
+            guard case .unreadableFile(_, let url, _, _) = error as? NetworkError else { return false }
             return url == missing
         }
         await #expect { _ = try await provider.request(.path("/bad%zzpath")) } throws: { error in

@@ -54,7 +54,7 @@ struct ProxyTests {
 
     /// The `.proxyFailed` reason of `error`, or a recorded issue.
     static func proxyReason(_ error: NetworkError?, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-        guard case .proxyFailed(_, let reason)? = error else {
+        guard case .proxyFailed(_, let reason, _)? = error else {
             Issue.record("expected .proxyFailed, got \(String(describing: error))", sourceLocation: sourceLocation)
             return ""
         }
@@ -184,7 +184,7 @@ struct ProxyTests {
             let result = await outcome { try await Self.provider(ProxyConfiguration(server)).request(HostileTarget(path: "/small.json", base: nginx)) }
             #expect(Self.proxyReason(result.failure).contains(expected), "\(server): \(String(describing: result.failure))")
             #expect(!String(describing: result.failure).contains(Self.secret))
-            if case .proxyFailed(let proxy, _)? = result.failure { #expect(proxy == server.address) }
+            if case .proxyFailed(let proxy, _, _)? = result.failure { #expect(proxy == server.address) }
         }
     }
 
@@ -235,7 +235,7 @@ struct ProxyTests {
         // URLSession's libcurl would follow the variables by itself: it refuses, naming one.
         let urlSession = Provider<HostileTarget>(transport: URLSessionTransport())
         let refused = await outcome { try await urlSession.request(HostileTarget(path: "/small.json", base: nginx)) }
-        guard case .proxyFailed(let variable, let reason)? = refused.failure else {
+        guard case .proxyFailed(let variable, let reason, _)? = refused.failure else {
             Issue.record("URLSessionTransport should refuse under http_proxy, got \(String(describing: refused))")
             return
         }

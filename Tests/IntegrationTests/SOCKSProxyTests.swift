@@ -66,14 +66,14 @@ struct SOCKSProxyTests {
         let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let target = HostileTarget(path: "/small.json", base: try Self.replacingHost(of: nginx, with: "auth.socks.test"))
         let none = await outcome { try await Self.provider(try Self.socks("NETKIT_AUTH_SOCKS_URL")).request(target) }
-        guard case .proxyFailed(_, let noneReason)? = none.failure else {
+        guard case .proxyFailed(_, let noneReason, _)? = none.failure else {
             Issue.record("no credentials: expected proxyFailed, got \(String(describing: none))")
             return
         }
         #expect(noneReason.contains("requires authentication"), "\(noneReason)")
         let wrongServer = try Self.socks("NETKIT_AUTH_SOCKS_URL", username: "user", password: Self.secret)
         let wrong = await outcome { try await Self.provider(wrongServer).request(target) }
-        guard case .proxyFailed(let proxy, let wrongReason)? = wrong.failure else {
+        guard case .proxyFailed(let proxy, let wrongReason, _)? = wrong.failure else {
             Issue.record("wrong credentials: expected proxyFailed, got \(String(describing: wrong))")
             return
         }
@@ -92,7 +92,7 @@ struct SOCKSProxyTests {
         let fault = try TestServers.require("NETKIT_FAULT_URL")
         let proxy = try Self.socks("NETKIT_SOCKS_URL")
         let result = await outcome { try await Self.provider(proxy).request(HostileTarget(path: "/healthz", base: fault)) }
-        guard case .proxyFailed(let name, let reason)? = result.failure else {
+        guard case .proxyFailed(let name, let reason, _)? = result.failure else {
             Issue.record("expected proxyFailed, got \(String(describing: result))")
             return
         }

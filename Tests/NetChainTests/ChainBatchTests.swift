@@ -44,7 +44,7 @@ struct ChainBatchTests {
         #expect(try result[1].response?.decode(Profile.self).id == "u-42")
         #expect(result[2].error?.statusCode == 500)
         // Without mapping, the chain's description is kept as a transport error.
-        guard case .transport(let reason)? = result[3].error else {
+        guard case .transport(let reason, _)? = result[3].error else {
             Issue.record("expected a transport error, got \(String(describing: result[3].error))")
             return
         }

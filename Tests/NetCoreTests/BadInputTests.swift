@@ -11,7 +11,7 @@ struct BadInputTests {
     func nanInJSON() async throws {
         struct Reading: Encodable, Sendable { let value: Double }
         let error = await failure(of: TestTarget(name: "upload", method: .post, content: .json(Reading(value: .nan))), on: provider)
-        guard case .encodingFailed(let target, let reason)? = error else {
+        guard case .encodingFailed(let target, let reason, _)? = error else {
             Issue.record("expected encodingFailed, got \(String(describing: error))")
             return
         }
@@ -25,7 +25,7 @@ struct BadInputTests {
     func missingUploadFile() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("netcore-missing-\(UUID().uuidString).bin")
         let error = await failure(of: TestTarget(name: "put", method: .put, content: .file(missing, contentType: "application/octet-stream")), on: provider)
-        guard case .unreadableFile(let target, let url, _)? = error else {
+        guard case .unreadableFile(let target, let url, _, _)? = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
             return
         }
@@ -46,7 +46,7 @@ struct BadInputTests {
                     MultipartPart(name: "title", value: "x"),
                     MultipartPart(name: "image", fileURL: missing),
                 ])), on: provider)
-        guard case .unreadableFile(let target, let url, _)? = error else {
+        guard case .unreadableFile(let target, let url, _, _)? = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
             return
         }

@@ -50,7 +50,7 @@ struct DecodingTests {
             _ = try await provider.request(target, as: User.self, atKeyPath: "data.account")
             Issue.record("expected decodingFailed")
         } catch {
-            guard case .decodingFailed(let type, let keyPath, let reason, let excerpt) = error else {
+            guard case .decodingFailed(let type, let keyPath, let reason, let excerpt, _, _) = error else {
                 Issue.record("expected decodingFailed, got \(error)")
                 return
             }
@@ -70,7 +70,7 @@ struct DecodingTests {
             _ = try await provider.request(target, as: Counter.self)
             Issue.record("expected decodingFailed")
         } catch {
-            guard case .decodingFailed(_, let keyPath, let reason, let excerpt) = error else {
+            guard case .decodingFailed(_, let keyPath, let reason, let excerpt, _, _) = error else {
                 Issue.record("expected decodingFailed, got \(error)")
                 return
             }
@@ -90,7 +90,7 @@ struct DecodingTests {
             _ = try await provider.request(target, as: Args.self, atKeyPath: "args")
             Issue.record("expected decodingFailed")
         } catch {
-            guard case .decodingFailed(_, _, _, let excerpt) = error else {
+            guard case .decodingFailed(_, _, _, let excerpt, _, _) = error else {
                 Issue.record("expected decodingFailed, got \(error)")
                 return
             }

@@ -124,7 +124,7 @@ struct PluginDecisionTests {
         let log = TransportLog()
         let provider = Provider<TestTarget>(transport: StubTransport.counting(log), plugins: [auth])
         let error = await failure(of: TestTarget(), on: provider)
-        guard case .pluginFailed(let plugin, let reason)? = error else {
+        guard case .pluginFailed(let plugin, let reason, _)? = error else {
             Issue.record("expected pluginFailed, got \(String(describing: error))")
             return
         }

@@ -266,12 +266,12 @@ struct ServerSentEventParserTests {
 
     @Test("the errors become NetworkError.invalidResponse naming the limit")
     func networkError() {
-        guard case .invalidResponse(let reason) = StreamParsingError.lineTooLong(limit: 1 << 20).networkError else {
+        guard case .invalidResponse(let reason, _) = StreamParsingError.lineTooLong(limit: 1 << 20).networkError else {
             Issue.record("not invalidResponse")
             return
         }
         #expect(reason.contains("1048576"))
-        guard case .invalidResponse(let other) = StreamParsingError.eventTooLarge(limit: 7).networkError else {
+        guard case .invalidResponse(let other, _) = StreamParsingError.eventTooLarge(limit: 7).networkError else {
             Issue.record("not invalidResponse")
             return
         }

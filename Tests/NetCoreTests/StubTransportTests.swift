@@ -73,7 +73,7 @@ struct StubTransportTests {
         #expect(await failure(of: TestTarget(), on: keeps)?.caseName == "dnsFailure")
         let wraps = Provider<TestTarget>(transport: StubTransport(behavior: .custom { _ in throw Boom() }))
         let error = await failure(of: TestTarget(), on: wraps)
-        guard case .transport(let reason)? = error else {
+        guard case .transport(let reason, _)? = error else {
             Issue.record("expected transport, got \(String(describing: error))")
             return
         }
@@ -160,7 +160,7 @@ struct StubTransportTests {
         let log = TransportLog()
         let plain = Self.loggingStub(log, capabilities: [.tlsPolicy])
         let error = await failure(of: TestTarget(), on: Provider<TestTarget>(transport: plain, plugins: [UseProxy()]))
-        guard case .proxyFailed(let proxy, let reason)? = error else {
+        guard case .proxyFailed(let proxy, let reason, _)? = error else {
             Issue.record("expected proxyFailed, got \(String(describing: error))")
             return
         }

@@ -231,36 +231,7 @@ func streamedBytes(of body: RequestBody) throws -> Data {
 
 extension NetworkError {
     /// The case name, for compact expectations.
-    var caseName: String {
-        switch self {
-        case .invalidURL: "invalidURL"
-        case .encodingFailed: "encodingFailed"
-        case .unreadableFile: "unreadableFile"
-        case .invalidRequest: "invalidRequest"
-        case .connectionFailed: "connectionFailed"
-        case .proxyFailed: "proxyFailed"
-        case .dnsFailure: "dnsFailure"
-        case .timedOut: "timedOut"
-        case .tlsFailure: "tlsFailure"
-        case .pinningFailed: "pinningFailed"
-        case .tlsPolicyUnsupported: "tlsPolicyUnsupported"
-        case .connectionLost: "connectionLost"
-        case .truncatedResponse: "truncatedResponse"
-        case .invalidResponse: "invalidResponse"
-        case .redirectRefused: "redirectRefused"
-        case .responseTooLarge: "responseTooLarge"
-        case .fileSystem: "fileSystem"
-        case .transport: "transport"
-        case .unacceptableStatus: "unacceptableStatus"
-        case .unacceptableContentType: "unacceptableContentType"
-        case .decodingFailed: "decodingFailed"
-        case .businessCode: "businessCode"
-        case .cancelled: "cancelled"
-        case .stopped: "stopped"
-        case .noCachedResponse: "noCachedResponse"
-        case .pluginFailed: "pluginFailed"
-        }
-    }
+    var caseName: String { code.rawValue }
 }
 
 extension Result where Success == Response, Failure == NetworkError {

@@ -11,6 +11,14 @@ struct CurlErrorMappingTests {
         return await networkError { try await CurlTransport().send(.to(url, timeout: timeout)) }
     }
 
+    @Test("libcurl's code and message are the underlying error")
+    func curlErrorIsTheCause() async {
+        guard let error = await failure("/reset-after-headers") else { return }
+        let cause = error.underlyingError as? CurlError
+        #expect(cause?.code == 56 || cause?.code == 18, "\(String(describing: error.underlyingError))")  // RECV_ERROR or PARTIAL_FILE
+        #expect(cause?.message.isEmpty == false)
+    }
+
     @Test func aResetAfterHeadersIsALostConnection() async {
         guard let error = await failure("/reset-after-headers") else { return }
         guard case .connectionLost = error else { Issue.record("got \(error)"); return }
@@ -56,7 +64,7 @@ struct CurlErrorMappingTests {
         let error = await networkError {
             try await CurlTransport().send(.to(URL(string: "http://netkit-no-such-host.invalid/")!, timeout: .seconds(10)))
         }
-        guard case .dnsFailure(let host)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .dnsFailure(let host, _)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(host == "netkit-no-such-host.invalid")
     }
 }

@@ -60,7 +60,7 @@ struct CurlTransportUnitTests {
         let error = await networkError {
             try await CurlTransport().send(.to(url, tls: TLSPolicy(pinnedKeyHashes: ["nope"])))
         }
-        guard case .tlsFailure(_, let reason)? = error else {
+        guard case .tlsFailure(_, let reason, _)? = error else {
             Issue.record("expected tlsFailure, got \(String(describing: error))")
             return
         }
@@ -70,7 +70,7 @@ struct CurlTransportUnitTests {
     @Test func aClosedPortIsAConnectionFailure() async {
         let url = URL(string: "http://127.0.0.1:\(closedLoopbackPort())/")!
         let error = await networkError { try await CurlTransport().send(.to(url)) }
-        guard case .connectionFailed(let host, _)? = error else {
+        guard case .connectionFailed(let host, _, _)? = error else {
             Issue.record("expected connectionFailed, got \(String(describing: error))")
             return
         }
@@ -81,7 +81,7 @@ struct CurlTransportUnitTests {
         let missing = URL(fileURLWithPath: "/nonexistent/netkit-\(UUID().uuidString)")
         let url = URL(string: "http://127.0.0.1:\(closedLoopbackPort())/")!
         let error = await networkError { try await CurlTransport().send(.to(url, method: .post, body: .file(missing))) }
-        guard case .unreadableFile(_, let file, _)? = error else {
+        guard case .unreadableFile(_, let file, _, _)? = error else {
             Issue.record("expected unreadableFile, got \(String(describing: error))")
             return
         }

@@ -162,7 +162,7 @@ struct AuthPluginTests {
             return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
         }
         for error in errors {
-            guard case .pluginFailed(let plugin, let reason)? = error else {
+            guard case .pluginFailed(let plugin, let reason, _)? = error else {
                 Issue.record("expected pluginFailed, got \(String(describing: error))")
                 continue
             }
@@ -199,8 +199,9 @@ struct AuthPluginTests {
         await #expect {
             _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [auth]).request(Endpoint())
         } throws: { error in
-            guard case .pluginFailed("AuthPlugin", let reason)? = error as? NetworkError else { return false }
-            return reason.contains("could not get a token")
+            guard case .pluginFailed("AuthPlugin", let reason, let underlying)? = error as? NetworkError else { return false }
+            // The token provider's own error comes back unchanged as the cause.
+            return reason.contains("could not get a token") && underlying is Broken
         }
     }
 }

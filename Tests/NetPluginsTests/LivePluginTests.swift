@@ -218,7 +218,7 @@ struct LivePluginTests {
         await #expect {
             _ = try await provider.request(endpoint(fault, "/auth/protected", query: ["key": Self.key()]))
         } throws: { error in
-            guard case .pluginFailed("AuthPlugin", let reason)? = error as? NetworkError else { return false }
+            guard case .pluginFailed("AuthPlugin", let reason, _)? = error as? NetworkError else { return false }
             return reason.contains("500")
         }
     }

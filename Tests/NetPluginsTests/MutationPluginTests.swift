@@ -38,8 +38,8 @@ struct MutationPluginTests {
         await #expect {
             _ = try await Provider<Endpoint>(transport: transport, plugins: [plugin]).request(Endpoint())
         } throws: { error in
-            guard case .pluginFailed("Signer", let reason)? = error as? NetworkError else { return false }
-            return reason.contains("NoKey")
+            guard case .pluginFailed("Signer", let reason, let underlying)? = error as? NetworkError else { return false }
+            return reason.contains("NoKey") && (error as? NetworkError)?.underlyingError is NoKey && underlying is NoKey
         }
         #expect(sent.count == 0)
     }

@@ -101,7 +101,7 @@ struct ReplayTransportTests {
         let error = await #expect(throws: NetworkError.self) {
             try await send(replay, request(.get, "https://shop.example.com/api/serch?q=boots&token=s3cr3t-value"))
         }
-        guard case .transport(let reason) = error else {
+        guard case .transport(let reason, _) = error else {
             Issue.record("expected .transport, got \(String(describing: error))")
             return
         }
@@ -350,7 +350,7 @@ struct ReplayTransportTests {
             #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.example/x"},"response":{"status":0,"_error":"net::ERR_CONNECTION_RESET"}}]}}"#
         let replay = try ReplayTransport(harData: Data(har.utf8))
         let error = await #expect(throws: NetworkError.self) { try await send(replay, request(.get, "https://a.example/x")) }
-        guard case .connectionLost(let reason) = error else {
+        guard case .connectionLost(let reason, _) = error else {
             Issue.record("expected .connectionLost, got \(String(describing: error))")
             return
         }

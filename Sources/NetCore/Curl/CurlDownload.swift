@@ -33,7 +33,7 @@
             do {
                 try manager.createDirectory(at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
             } catch {
-                throw .fileSystem(reason: "cannot create the folder for \(destination.url.path): \(error.localizedDescription)")
+                throw .fileSystem(reason: "cannot create the folder for \(destination.url.path): \(error.localizedDescription)", underlying: error)
             }
             if destination.resumable {
                 fileURL = destination.partialFileURL
@@ -138,7 +138,7 @@
             do {
                 try DownloadFiles.moveIntoPlace(source, to: destination.url)
             } catch {
-                throw .fileSystem(reason: "could not move the download to \(destination.url.path): \(error.localizedDescription)")
+                throw .fileSystem(reason: "could not move the download to \(destination.url.path): \(error.localizedDescription)", underlying: error)
             }
         }
 

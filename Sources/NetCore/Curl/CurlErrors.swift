@@ -4,9 +4,16 @@
 
     /// Maps libcurl result codes to ``NetworkError`` values a person can act on.
     enum CurlErrors {
+        /// The error for a transfer libcurl ended with `code`; its ``NetworkError/underlyingError``
+        /// is the ``CurlError`` with libcurl's own message.
         static func map(_ code: CURLcode, transfer: CurlTransfer) -> NetworkError {
-            let host = transfer.request.host
             let detail = transfer.handle.errorMessage ?? String(cString: curl_easy_strerror(code))
+            let cause = CurlError(code: Int(code.rawValue), message: SecretRedactor.removingUserinfo(in: detail))
+            return classify(code, detail: detail, transfer: transfer).causedBy(cause)
+        }
+
+        private static func classify(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> NetworkError {
+            let host = transfer.request.host
             if let proxy = CurlProxy.server(for: transfer.request, configuration: transfer.configuration),
                 let error = CurlProxy.failure(code, detail: detail, server: proxy, transfer: transfer)
             {

@@ -3,7 +3,7 @@
     import Foundation
 
     /// Turns a ``ProxyConfiguration`` into easy-handle options, and libcurl's proxy failures into
-    /// ``NetworkError/proxyFailed(proxy:reason:)``.
+    /// ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     ///
     /// The proxy for a transfer is decided here, in Swift, from the request's override
     /// (``Request/proxy``) or the transport's configuration and the hop's URL (bypass list

@@ -400,7 +400,7 @@
         func unreadableBody(_ error: any Error) -> NetworkError {
             var url = request.url
             if case .file(let file) = request.body { url = file }
-            return .unreadableFile(target: targetDescription(request.target), url: url, reason: "\(error)")
+            return .unreadableFile(target: targetDescription(request.target), url: url, reason: "\(error)", underlying: error)
         }
     }
 #endif

@@ -5,7 +5,7 @@ import Foundation
 /// - ``TransportCapabilities/tlsPolicy`` missing and the request has a ``TLSPolicy``: refused
 ///   with ``NetworkError/tlsPolicyUnsupported(transport:host:)``; nothing is sent.
 /// - ``TransportCapabilities/proxy`` missing and ``Request/proxy`` names a proxy for the URL:
-///   refused with ``NetworkError/proxyFailed(proxy:reason:)``, never sent around the proxy.
+///   refused with ``NetworkError/proxyFailed(proxy:reason:underlying:)``, never sent around the proxy.
 /// - ``TransportCapabilities/progress`` missing: after a response, the progress handler gets
 ///   one final event per direction that moved bytes, completed == total, so a progress bar
 ///   always ends at 100 %.

@@ -33,7 +33,7 @@ struct PluginManager: Sendable {
                 case .provisional(let response): onProvisional?(response)
                 }
             } catch {
-                return .fail(.mapping(error) { .pluginFailed(plugin: plugin.name, reason: String(describing: $0)) })
+                return .fail(.mapping(error) { .pluginFailed(plugin: plugin.name, reason: String(describing: $0), underlying: $0) })
             }
         }
         return .send

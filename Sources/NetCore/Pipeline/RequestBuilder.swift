@@ -104,7 +104,7 @@ struct RequestBuilder: Sendable {
             do {
                 body = .data(try configuration.jsonEncoder.encode(value))
             } catch {
-                throw .encodingFailed(target: targetDescription(target), reason: Self.describe(error))
+                throw .encodingFailed(target: targetDescription(target), reason: Self.describe(error), underlying: error)
             }
             setContentType("application/json")
         case .form(let parameters):

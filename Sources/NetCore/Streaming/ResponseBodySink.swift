@@ -184,7 +184,7 @@ public struct StreamOptions: Sendable, Hashable {
     public var totalTimeout: Duration?
     /// How many bytes may wait for the consumer before the transfer is paused. Default 1 MiB.
     /// `URLSessionTransport` cannot pause (a resumed data task starts over): it ends the stream
-    /// with ``NetworkError/transport(reason:)`` once max(this, 64 MiB) bytes wait.
+    /// with ``NetworkError/transport(reason:underlying:)`` once max(this, 64 MiB) bytes wait.
     public var bufferBytes: Int
     /// Sent as `Last-Event-ID` (Server-Sent Events resuming after this event). Default `nil`.
     public var lastEventID: String?

@@ -2,7 +2,7 @@ import Foundation
 
 extension ResponseStream {
     /// The body as UTF-8 lines (ended by LF, CRLF or CR; a last line without an ending counts).
-    /// A line longer than 1 MiB fails with ``NetworkError/invalidResponse(reason:)``.
+    /// A line longer than 1 MiB fails with ``NetworkError/invalidResponse(reason:underlying:)``.
     public var lines: Lines { Lines(stream: self) }
 
     /// The body as Server-Sent Events, parsed by the WHATWG EventSource rules (comments skipped,

@@ -10,7 +10,7 @@
 /// Memory is bounded: a line longer than `maxLineLength` bytes (1 MiB by default) and an event
 /// whose data passes `maxEventLength` bytes (16 MiB by default) make ``feed(_:into:)`` throw a
 /// ``StreamParsingError``, which a stream reader reports as its
-/// ``StreamParsingError/networkError`` (``NetworkError/invalidResponse(reason:)``).
+/// ``StreamParsingError/networkError`` (``NetworkError/invalidResponse(reason:underlying:)``).
 package struct ServerSentEventParser: Sendable {
     private var framer: LineFramer
     private var interpreter: ServerSentEventInterpreter

@@ -2,7 +2,7 @@
 ///
 /// Both parsers *throw* these (typed throws) rather than returning them; after throwing, a parser
 /// throws the same error for any further input. A stream reader ends the stream with
-/// ``networkError``, a ``NetworkError/invalidResponse(reason:)``.
+/// ``networkError``, a ``NetworkError/invalidResponse(reason:underlying:)``.
 package enum StreamParsingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A line (its line ending not counted) passed `limit` bytes before it ended.
     case lineTooLong(limit: Int)
@@ -18,7 +18,7 @@ package enum StreamParsingError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
-    /// The error a stream reader reports: ``NetworkError/invalidResponse(reason:)`` with
+    /// The error a stream reader reports: ``NetworkError/invalidResponse(reason:underlying:)`` with
     /// ``description`` as the reason.
     package var networkError: NetworkError { .invalidResponse(reason: description) }
 }

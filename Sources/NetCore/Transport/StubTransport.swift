@@ -85,6 +85,7 @@ public struct StubTransport: Transport {
     private func sampleResponse(for request: Request) throws(NetworkError) -> Response {
         let sample = request.target.sampleResponse
         if let error = sample.error { throw error }
+        if let cause = sample.failureCause { throw URLErrorMapping.map(cause, host: request.host) }
         return Response(
             statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
             request: request, source: .stub)

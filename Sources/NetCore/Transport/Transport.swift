@@ -4,7 +4,7 @@ import Foundation
 /// interchangeable: plugins and providers never know which one runs.
 ///
 /// ## Error contract
-/// Throw ``NetworkError`` (other errors are wrapped as ``NetworkError/transport(reason:)``).
+/// Throw ``NetworkError`` (other errors are wrapped as ``NetworkError/transport(reason:underlying:)``).
 /// Honour cancellation of the call by throwing ``NetworkError/cancelled`` promptly: wait inside
 /// ``Request/withCancellationHandler(operation:onCancel:isolation:)`` (it fires on `Task`
 /// cancellation and on ``Provider/cancelAll()``, which does not cancel tasks), and end every
@@ -106,7 +106,7 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     /// one final event per direction (completed == total) when the response has arrived.
     public static let progress = TransportCapabilities(rawValue: 1 << 3)
     /// Sends through the proxies of ``Request/proxy``. Without it, a request that would go
-    /// through a proxy fails with ``NetworkError/proxyFailed(proxy:reason:)`` before anything
+    /// through a proxy fails with ``NetworkError/proxyFailed(proxy:reason:underlying:)`` before anything
     /// is sent (never directly, around the proxy).
     public static let proxy = TransportCapabilities(rawValue: 1 << 4)
 }

@@ -297,7 +297,7 @@ final class Exchange: Sendable {
                 // URLSession downloads whole; a partial file another transport left is now stale.
                 if destination.resumable { try? FileManager.default.removeItem(at: destination.partialFileURL) }
             } catch {
-                settleDownload(.failure(NetworkError.fileSystem(reason: "could not move the download to \(destination.url.path): \(error)")))
+                settleDownload(.failure(NetworkError.fileSystem(reason: "could not move the download to \(destination.url.path): \(error)", underlying: error)))
                 return
             }
             settleDownload(result(data: Data(), fileURL: destination.url, response: response, error: nil))
@@ -503,9 +503,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
 /// Maps URLSession's errors to ``NetworkError``.
 enum URLErrorMapping {
+    /// The error for what URLSession reported; its ``NetworkError/underlyingError`` is the
+    /// `URLError` (or whatever else URLSession threw) unchanged.
     static func map(_ error: any Error, host: String) -> NetworkError {
         if let error = error as? NetworkError { return error }
         guard let urlError = error as? URLError else { return NetworkError(error) }
+        return classify(urlError, host: host).causedBy(urlError)
+    }
+
+    private static func classify(_ urlError: URLError, host: String) -> NetworkError {
         switch urlError.code {
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut

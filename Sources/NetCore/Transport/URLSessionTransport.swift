@@ -197,7 +197,7 @@ private struct PreparedUpload {
                     try BodyStreamReader(request.body).write(to: file)
                 } catch {
                     try? FileManager.default.removeItem(at: file)
-                    throw .unreadableFile(target: targetDescription(request.target), url: file, reason: "\(error)")
+                    throw .unreadableFile(target: targetDescription(request.target), url: file, reason: "\(error)", underlying: error)
                 }
                 uploadFile = file
                 temporaryFile = file

@@ -106,7 +106,7 @@ public final class DiskStorage: CacheStorage {
         do {
             try FileIO.writeAtomically(bytes, to: directoryPath + "/" + name, directory: directoryPath)
         } catch {
-            throw NetworkError.fileSystem(reason: "could not write a cache entry in \(directoryPath): \(error)")
+            throw NetworkError.fileSystem(reason: "could not write a cache entry in \(directoryPath): \(error)", underlying: error)
         }
         let victims = index.withLock { index -> [String] in
             index.record(name, size: bytes.count)

@@ -59,7 +59,7 @@ final class HARRecorder: Sendable {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw .fileSystem(reason: "could not read the HAR file \(file.path) to append to it: \(error.localizedDescription)")
+            throw .fileSystem(reason: "could not read the HAR file \(file.path) to append to it: \(error.localizedDescription)", underlying: error)
         }
         let document = try Self.object(data, name: file.path)
         guard (document["log"] as? [String: Any])?["entries"] is [Any] else {
@@ -76,7 +76,7 @@ final class HARRecorder: Sendable {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: file, options: .atomic)
         } catch {
-            throw .fileSystem(reason: "could not write the HAR file \(file.path): \(error.localizedDescription)")
+            throw .fileSystem(reason: "could not write the HAR file \(file.path): \(error.localizedDescription)", underlying: error)
         }
     }
 

@@ -17,7 +17,7 @@ public struct RecordedExchange: Sendable {
     /// text is missing), or `nil` when none was recorded.
     public let requestBody: Data?
     /// The recorded status code; `nil` for an entry without a response (status 0: a failed
-    /// or blocked request), which replays as ``/NetCore/NetworkError/connectionLost(reason:)``.
+    /// or blocked request), which replays as ``/NetCore/NetworkError/connectionLost(reason:underlying:)``.
     public let statusCode: Int?
     /// The recorded response headers.
     public let responseHeaders: HTTPHeaders

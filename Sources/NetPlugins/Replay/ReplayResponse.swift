@@ -6,7 +6,7 @@ enum ReplayResponse {
     /// The recorded answer to `request`: status, headers, body and metrics from the recording,
     /// ``ResponseSource/stub`` as its source. A download is written to its destination, as a
     /// real transport would; progress is reported once, complete.
-    /// - Throws: ``NetworkError/connectionLost(reason:)`` for an entry recorded without a response.
+    /// - Throws: ``NetworkError/connectionLost(reason:underlying:)`` for an entry recorded without a response.
     static func make(
         from exchange: RecordedExchange, for request: Request, source: String,
         progress: ProgressHandler?

@@ -18,14 +18,14 @@ import NetCore
 /// - Order: repeated identical requests get the matching entries in file order, each once; after
 ///   the last one they get the last one again (in ``ReplayMode/replayOnly``) or are recorded anew
 ///   (in ``ReplayMode/recordWhenMissing(transport:to:redaction:)``).
-/// - A request nothing matches fails with ``/NetCore/NetworkError/transport(reason:)``:
+/// - A request nothing matches fails with ``/NetCore/NetworkError/transport(reason:underlying:)``:
 ///   `no recorded response for GET https://… in <file>; closest recorded: GET https://…`, both
 ///   requests redacted.
 /// - Responses have the recorded status, headers and body (`content.text`, base64-decoded when
 ///   `encoding` is `base64`), ``/NetCore/Response/source`` ``/NetCore/ResponseSource/stub``, and metrics built from
 ///   the recorded `time` and `timings` (started now; the replay does not wait that long). An entry
 ///   with status 0 (a request that got no response) fails with
-///   ``/NetCore/NetworkError/connectionLost(reason:)``, which retry plugins treat as transient. Entries
+///   ``/NetCore/NetworkError/connectionLost(reason:underlying:)``, which retry plugins treat as transient. Entries
 ///   ``CapturePlugin`` recorded as answered by a cache are skipped: the transport never saw them.
 /// - Every plugin hook runs, as with ``/NetCore/StubTransport``: this is an ordinary ``/NetCore/Transport``.
 /// - HAR files from NetKit (``CapturePlugin/harData()``) and from browsers' developer tools load
@@ -51,8 +51,8 @@ public struct ReplayTransport: Transport {
     ///     it may not exist yet (nothing is recorded then).
     ///   - matching: How requests are matched with entries. Default: ``ReplayMatcher/methodAndURL``.
     ///   - mode: Replay only (default), or record what is missing.
-    /// - Throws: ``/NetCore/NetworkError/fileSystem(reason:)`` when the file cannot be read;
-    ///   ``/NetCore/NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` naming the field when it
+    /// - Throws: ``/NetCore/NetworkError/fileSystem(reason:underlying:)`` when the file cannot be read;
+    ///   ``/NetCore/NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)`` naming the field when it
     ///   is not a HAR 1.x document.
     public init(har: URL, matching: ReplayMatcher = .methodAndURL, mode: ReplayMode = .replayOnly) throws(NetworkError) {
         let data: Data
@@ -62,7 +62,7 @@ public struct ReplayTransport: Transport {
             do {
                 data = try Data(contentsOf: har)
             } catch {
-                throw .fileSystem(reason: "could not read the HAR file \(har.path): \(error.localizedDescription)")
+                throw .fileSystem(reason: "could not read the HAR file \(har.path): \(error.localizedDescription)", underlying: error)
             }
         }
         try self.init(harData: data, name: har.path, matching: matching, mode: mode)
@@ -74,7 +74,7 @@ public struct ReplayTransport: Transport {
     ///   - name: How error messages name the document. Default: `"HAR data"`.
     ///   - matching: How requests are matched with entries. Default: ``ReplayMatcher/methodAndURL``.
     ///   - mode: Replay only (default), or record what is missing.
-    /// - Throws: ``/NetCore/NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:)`` naming the field
+    /// - Throws: ``/NetCore/NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)`` naming the field
     ///   when `harData` is not a HAR 1.x document.
     public init(
         harData: Data, name: String = "HAR data", matching: ReplayMatcher = .methodAndURL,

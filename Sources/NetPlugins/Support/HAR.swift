@@ -97,7 +97,7 @@ struct HARDocument: Encodable {
         do {
             return try encoder.encode(self)
         } catch {
-            throw .encodingFailed(target: "HAR export", reason: String(describing: error))
+            throw .encodingFailed(target: "HAR export", reason: String(describing: error), underlying: error)
         }
     }
 

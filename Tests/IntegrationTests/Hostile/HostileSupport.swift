@@ -74,3 +74,16 @@ func faultCounter(_ key: String) async throws -> Int {
         .request(HostileTarget(path: "/counter/value", content: .query(["key": key])))
     return try response.decode(Int.self, atKeyPath: "count")
 }
+
+/// Waits (up to 60 s) until a URLSession request to the fault server answers within a second.
+///
+/// FoundationNetworking's sessions share one work queue, and a body an earlier test refused may
+/// still be read there (discarding) for a while: a test that times its own URLSession calls first
+/// waits for that queue to come free, so it measures its own case and not the previous test's.
+func awaitFoundationNetworkingIdle() async {
+    let provider = Provider<HostileTarget>(transport: URLSessionTransport(), configuration: .init(maxAttempts: 1))
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+        if case .success = await outcome({ try await provider.request(HostileTarget(path: "/healthz", timeout: .seconds(1))) }) { return }
+    }
+}

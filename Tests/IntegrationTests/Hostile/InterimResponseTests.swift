@@ -10,6 +10,7 @@ struct InterimResponseTests {
     @Test("Unasked-for 100 Continue and 103 Early Hints heads before the response are skipped", arguments: TransportKind.allCases)
     func skipsInterimHeads(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
+        if kind == .urlSession { await awaitFoundationNetworkingIdle() }
         let provider = Provider<HostileTarget>(transport: kind.make())
         let response = try await provider.request(HostileTarget(path: "/interim", content: .query(["count": 5])))
         #expect(response.statusCode == 200)
@@ -19,6 +20,7 @@ struct InterimResponseTests {
     @Test("An endless run of 100 Continue ends by the deadline", arguments: TransportKind.allCases)
     func endlessInterimEndsByDeadline(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
+        if kind == .urlSession { await awaitFoundationNetworkingIdle() }
         let provider = Provider<HostileTarget>(transport: kind.make(), configuration: .init(maxAttempts: 1))
         let outcome = await timed { try await provider.request(HostileTarget(path: "/endless-interim", timeout: .seconds(1))) }
         guard case .timedOut? = outcome.result.failure else {
