@@ -14,7 +14,9 @@ struct HTTP2IntegrityTests {
 
         func matches(_ error: NetworkError?) -> Bool {
             switch (self, error) {
-            case (.truncated, .truncatedResponse?), (.cut, .truncatedResponse?), (.cut, .connectionLost?), (.invalid, .invalidResponse?), (.timedOut, .timedOut?): true
+            case (.truncated, .truncatedResponse?), (.cut, .truncatedResponse?), (.cut, .connectionLost?), (.invalid, .invalidResponse?),
+                (.timedOut, .timedOut?):
+                true
             default: false
             }
         }
@@ -107,7 +109,8 @@ extension HTTP2Fault {
     /// A target for `pathAndQuery` ("/path?name=value") on the HTTP/2 fault server at `base`.
     static func target(_ pathAndQuery: String, base: URL, timeout: Duration = .seconds(5)) -> HostileTarget {
         let parts = pathAndQuery.split(separator: "?", maxSplits: 1)
-        let query = parts.count > 1
+        let query =
+            parts.count > 1
             ? parts[1].split(separator: "&").map { pair -> (String, ParameterValue) in
                 let field = pair.split(separator: "=", maxSplits: 1)
                 return (String(field[0]), .string(field.count > 1 ? String(field[1]) : ""))
