@@ -20,7 +20,7 @@ public final class Provider<Target: TargetType>: Sendable {
     /// Shared settings.
     public let configuration: ProviderConfiguration
 
-    private let pipeline: Pipeline
+    let pipeline: Pipeline
     private let inFlight = InFlightRegistry()
 
     /// Creates a provider.

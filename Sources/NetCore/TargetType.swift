@@ -150,7 +150,7 @@ public struct SampleResponse: Sendable {
     /// When set, the stub fails with this error instead of answering.
     public var error: NetworkError?
     /// An error of another type the stub fails with, mapped as a real transport maps it when the
-    /// request is made (see ``failure(_:)-(any Error)``).
+    /// request is made (see ``failure(_:)-(Error)``).
     var failureCause: (any Error)?
 
     /// Creates a sample answer.

@@ -63,9 +63,10 @@ struct Pipeline: Sendable {
         let request: Request
     }
 
-    /// Builds attempt `attempt` of a call; a failure has already been observed (`didReceive`).
+    /// Builds attempt `attempt` of a call; a failure has already been observed (`didReceive`)
+    /// unless `observes` is false.
     func buildAttempt(
-        _ target: any TargetType, id: UUID, attempt: Int, context: RequestContext, storage: CallStorage
+        _ target: any TargetType, id: UUID, attempt: Int, context: RequestContext, storage: CallStorage, observes: Bool = true
     ) async -> Result<Request, BuildFailure> {
         let startedAt = ContinuousClock.now
         do {
@@ -77,7 +78,7 @@ struct Pipeline: Sendable {
             var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
             fallback.attemptStartedAt = startedAt
             fallback.callStorage = storage
-            await plugins.didReceive(.failure(error), for: fallback)
+            if observes { await plugins.didReceive(.failure(error), for: fallback) }
             return .failure(BuildFailure(error: error, request: fallback))
         }
     }
