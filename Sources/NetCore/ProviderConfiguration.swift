@@ -38,6 +38,12 @@ public struct ProviderConfiguration: Sendable {
     public var jsonDecoder: JSONDecoder
     /// How query and form parameters are written.
     public var parameterEncoding: ParameterEncoding
+    /// The validation for targets that keep the protocol's default, ``Validation/successCodes``;
+    /// `nil` (the default) leaves every target's own. A Moya target that never declared a
+    /// `validationType` accepts every status, so a migrated provider keeps that with one line:
+    /// `configuration.defaultValidation = Validation.none`. A target that must stay 2xx-only under
+    /// such a provider says so with `.codes(Set(200...299))`; any other declared validation is kept.
+    public var defaultValidation: Validation?
     /// The proxies for this provider's requests, replacing the transport's own configuration
     /// (so a shared ``DefaultTransport`` can be used with a proxy); a target's
     /// ``TargetType/proxy`` wins over it. Default `nil`: the transport decides (`CurlTransport`:
@@ -73,4 +79,13 @@ public struct ProviderConfiguration: Sendable {
     public static let defaultMaxResponseBytes: Int64 = 64 << 20
     /// The default ``maxHeaderBytes``: 256 KiB.
     public static let defaultMaxHeaderBytes = 256 << 10
+}
+
+extension ProviderConfiguration {
+    /// The validation `target`'s responses get under this configuration (see ``defaultValidation``).
+    public func validation(for target: any TargetType) -> Validation {
+        let own = target.validation
+        guard let defaultValidation, own == .successCodes else { return own }
+        return defaultValidation
+    }
 }

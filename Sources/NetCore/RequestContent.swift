@@ -12,6 +12,10 @@ public enum RequestContent: Sendable {
     case json(any Encodable & Sendable)
     /// An `application/x-www-form-urlencoded` body.
     case form(Parameters)
+    /// Parameters where Alamofire's `URLEncoding.default` (and so Moya's
+    /// `.requestParameters(parameters:encoding: URLEncoding.default)`) puts them: the URL query for
+    /// `GET`, `HEAD` and `DELETE`, an `application/x-www-form-urlencoded` body for any other method.
+    case parameters(Parameters)
     /// A `multipart/form-data` body; file parts are streamed from disk, never loaded whole.
     case multipart([MultipartPart])
     /// A body streamed from a file.

@@ -165,7 +165,7 @@ struct Pipeline: Sendable {
         } catch {
             return .failure(request.isCancelled ? .cancelled : NetworkError(error))
         }
-        if let failure = request.target.validation.check(response) { return .failure(failure) }
+        if let failure = configuration.validation(for: request.target).check(response) { return .failure(failure) }
         return .success(response)
     }
 }

@@ -110,6 +110,9 @@ struct RequestBuilder: Sendable {
         case .form(let parameters):
             body = .data(Data(configuration.parameterEncoding.encode(parameters).utf8))
             setContentType("application/x-www-form-urlencoded; charset=utf-8")
+        case .parameters(let parameters):
+            let inQuery = ["GET", "HEAD", "DELETE"].contains(target.method.rawValue.uppercased())
+            try encode(inQuery ? .query(parameters) : .form(parameters), for: target, query: &query, headers: &headers, body: &body, download: &download)
         case .multipart(let parts):
             let multipart = try MultipartEncoder.encode(parts, target: targetDescription(target))
             body = .multipart(multipart)

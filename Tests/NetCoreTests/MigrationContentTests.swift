@@ -1,0 +1,67 @@
+import Foundation
+import NetCore
+import Testing
+
+/// What a Moya/Alamofire codebase relies on: URLEncoding.default's method-dependent placement,
+/// heterogeneous parameters, and a provider-wide default validation.
+@Suite("Migration: parameters and validation")
+struct MigrationContentTests {
+    @Test(
+        ".parameters go in the query for GET, HEAD and DELETE, in a form body otherwise",
+        arguments: [
+            (HTTPMethod.get, true), (.head, true), (.delete, true), (.post, false), (.put, false), (.patch, false),
+        ])
+    func parametersFollowTheMethod(method: HTTPMethod, inQuery: Bool) async throws {
+        let request = try await sentRequest(for: TestTarget(method: method, content: .parameters(["q": "swift", "page": 2])))
+        if inQuery {
+            #expect(request.url.query == "q=swift&page=2")
+            #expect(request.body.inMemoryData?.isEmpty ?? true)
+        } else {
+            #expect(request.url.query == nil)
+            #expect(bodyText(request) == "q=swift&page=2")
+            #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
+        }
+    }
+
+    @Test("Parameters(any:) takes [String: Any] with nested values and names the key it cannot carry")
+    func heterogeneousParameters() throws {
+        let legacy: [String: Any] = ["page": 2, "all": true, "ratio": 0.5, "filter": ["tag": "swift", "ids": [1, 2]], "none": NSNull()]
+        let parameters = try Parameters(any: legacy)
+        #expect(parameters.map(\.key) == ["all", "filter", "none", "page", "ratio"])
+        #expect(parameters["all"] == .bool(true))
+        #expect(parameters["page"] == .int(2))
+        #expect(parameters["filter"] == .dictionary(["ids": [1, 2], "tag": "swift"]))
+        #expect(throws: NetworkError.self) { try Parameters(any: ["when": Date()]) }
+        do {
+            _ = try Parameters(any: ["outer": ["inner": [Data()]]])
+        } catch {
+            #expect(error.code == .encodingFailed)
+            #expect(error.description.contains("outer.inner[0]"), "\(error)")
+        }
+        #expect(throws: NetworkError.self) { try Parameters(any: ["nan": Double.nan]) }
+    }
+
+    @Test("Parameters encode as a JSON object, so .json(Parameters(any:)) sends a heterogeneous body")
+    func parametersAsJSON() async throws {
+        let parameters = try Parameters(any: ["name": "Ann", "age": 7, "tags": ["a"]])
+        let request = try await sentRequest(for: TestTarget(method: .post, content: .json(parameters)))
+        let object = try JSONSerialization.jsonObject(with: try #require(request.body.inMemoryData)) as? [String: Any]
+        #expect(object?["name"] as? String == "Ann")
+        #expect(object?["age"] as? Int == 7)
+        #expect(object?["tags"] as? [String] == ["a"])
+    }
+
+    @Test("defaultValidation replaces the protocol's default and leaves declared validations alone")
+    func defaultValidation() async throws {
+        var configuration = ProviderConfiguration()
+        configuration.defaultValidation = Validation.none
+        let provider = Provider<TestTarget>(transport: StubTransport(), configuration: configuration)
+        let notFound = SampleResponse(statusCode: 404)
+        #expect(try await provider.request(TestTarget(sampleResponse: notFound)).statusCode == 404)
+        let strict = TestTarget(validation: .codes(Set(200...299)), sampleResponse: notFound)
+        await #expect(throws: NetworkError.self) { try await provider.request(strict) }
+        #expect(configuration.validation(for: TestTarget(validation: .successAndRedirectCodes)) == .successAndRedirectCodes)
+        let plain = Provider<TestTarget>(transport: StubTransport())
+        await #expect(throws: NetworkError.self) { try await plain.request(TestTarget(sampleResponse: notFound)) }
+    }
+}
