@@ -65,3 +65,29 @@ struct MigrationContentTests {
         await #expect(throws: NetworkError.self) { try await plain.request(TestTarget(sampleResponse: notFound)) }
     }
 }
+
+@Suite("PerTargetStubTransport")
+struct PerTargetStubTransportTests {
+    @Test("Each target is stubbed immediately, after a delay, or sent to the network transport")
+    func choosesPerTarget() async throws {
+        let log = TransportLog()
+        let transport = PerTargetStubTransport(network: StubTransport.counting(log, answer: { Response(statusCode: 201, request: $0) })) { target in
+            switch (target as? TestTarget)?.name {
+            case "stubbed": .immediate
+            case "slow": .delayed(.milliseconds(30))
+            default: .never
+            }
+        }
+        let provider = Provider<AnyTarget>(transport: transport)
+        let stubbed = try await provider.request(AnyTarget(TestTarget(name: "stubbed", sampleResponse: .json("{}"))))
+        #expect(stubbed.source == .stub)
+        #expect(stubbed.statusCode == 200)
+        let start = ContinuousClock.now
+        _ = try await provider.request(AnyTarget(TestTarget(name: "slow")))
+        #expect(ContinuousClock.now - start >= .milliseconds(30))
+        #expect(log.count == 0)
+        let sent = try await provider.request(AnyTarget(TestTarget(name: "live")))
+        #expect(sent.statusCode == 201)
+        #expect(log.count == 1)
+    }
+}
