@@ -114,6 +114,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from serving import serve
+
 CHUNK = 64 * 1024
 _PERIOD = 251
 _PATTERN = bytes(range(_PERIOD)) * ((CHUNK // _PERIOD) + 2)
@@ -864,14 +866,7 @@ class FaultServer(ThreadingHTTPServer):
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     server = FaultServer(("127.0.0.1", port), FaultHandler)
-    sys.stdout.write("PORT %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    try:
-        server.serve_forever(poll_interval=0.5)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve(server)
 
 
 if __name__ == "__main__":

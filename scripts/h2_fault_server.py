@@ -78,6 +78,8 @@ import h2.connection
 import h2.events
 import h2.exceptions
 
+from serving import serve
+
 # Frame types and flags (RFC 9113).
 DATA, HEADERS, PRIORITY, RST_STREAM, PING, GOAWAY, WINDOW_UPDATE, CONTINUATION = 0, 1, 2, 3, 6, 7, 8, 9
 UNKNOWN_TYPE = 0xFA
@@ -563,13 +565,7 @@ def main():
     context.set_alpn_protocols(["h2"])
     server = Server(("127.0.0.1", port), Handler)
     server.context = context
-    print(f"PORT {server.server_address[1]}", flush=True)
-    try:
-        server.serve_forever(poll_interval=0.5)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve(server)
 
 
 if __name__ == "__main__":
