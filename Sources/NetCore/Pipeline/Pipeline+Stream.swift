@@ -5,21 +5,13 @@ extension Pipeline {
     /// (retries happen before any body byte reaches the reader), then the head goes to the
     /// reader; `didReceive` and `process` run when the body ends.
     func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead, cancellation: CallCancellation) async {
-        let id = RequestIdentifier.next()
-        let storage = CallStorage(cancellation: cancellation)
-        var deadline: ContinuousClock.Instant?
-        var context = RequestContext()
-        var attempt = 1
-        while true {
-            var request: Request
-            switch await buildAttempt(target, id: id, attempt: attempt, context: context, storage: storage) {
-            case .success(let built):
-                request = built
-            case .failure(let failed):
-                head.deliver(.failure(failed.error))
-                _ = await plugins.process(.failure(failed.error), for: failed.request)
-                return
-            }
+        /// What a streamed attempt keeps: its sink, and whether the body went into it.
+        struct Streamed {
+            let sink: ResponseBodySink
+            let bodyInSink: Bool
+        }
+        let end = await runAttempts(target, cancellation: cancellation) { built, deadline in
+            var request = built
             if let idle = options.idleTimeout { request.timeout = idle }
             if let lastEventID = options.lastEventID { request.headers["Last-Event-ID"] = lastEventID }
             let sink = ResponseBodySink(options: options)
@@ -28,27 +20,18 @@ extension Pipeline {
                 streamed.withLock { $0 = true }
                 return await validated(request) { try await transport.stream(request, into: sink) }
             }
-            let bodyInSink = streamed.withLock { $0 }
-            switch outcome {
-            case .finished(let result):
-                await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
-                return
-            case .retry(let delay, let result):
-                guard mayRetry(after: attempt, delay: delay, deadline: deadline, request: finalRequest) else {
-                    await finish(result, sink: sink, bodyInSink: bodyInSink, request: finalRequest, head: head)
-                    return
-                }
-                // attemptOnce left a streamed success for the end of its body; it ends here.
-                if bodyInSink, !result.isFailure { await plugins.didReceive(result, for: finalRequest) }
-                sink.cancel()
-                if delay > .zero { _ = await cancellation.sleep(for: delay) }
-                guard !finalRequest.isCancelled else {
-                    await finish(.failure(.cancelled), sink: sink, bodyInSink: false, request: finalRequest, head: head)
-                    return
-                }
-                attempt += 1
-                context = finalRequest.context
-            }
+            return (outcome, finalRequest, Streamed(sink: sink, bodyInSink: streamed.withLock { $0 }))
+        } abandon: { streamed, result, request in
+            // attemptOnce left a streamed success for the end of its body; it ends here.
+            if streamed.bodyInSink, !result.isFailure { await plugins.didReceive(result, for: request) }
+            streamed.sink.cancel()
+        }
+        switch end {
+        case .notBuilt(let failed):
+            head.deliver(.failure(failed.error))
+            _ = await plugins.process(.failure(failed.error), for: failed.request)
+        case .finished(let result, let request, let streamed):
+            await finish(result, sink: streamed.sink, bodyInSink: streamed.bodyInSink, request: request, head: head)
         }
     }
 

@@ -20,34 +20,15 @@ struct Pipeline: Sendable {
     /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
     /// wait would pass the deadline is not started, so the caller gets the last real result.
     func run(_ target: any TargetType, events: PipelineEvents, cancellation: CallCancellation) async -> Result<Response, NetworkError> {
-        let id = RequestIdentifier.next()
-        let storage = CallStorage(cancellation: cancellation)
-        var deadline: ContinuousClock.Instant?
-        var context = RequestContext()
-        var attempt = 1
-        while true {
-            let request: Request
-            switch await buildAttempt(target, id: id, attempt: attempt, context: context, storage: storage) {
-            case .success(let built): request = built
-            case .failure(let failed): return await plugins.process(.failure(failed.error), for: failed.request)
-            }
+        let end = await runAttempts(target, cancellation: cancellation) { request, deadline in
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events) { request in
                 await send(request, progress: events.onProgress)
             }
-            switch outcome {
-            case .finished(let result):
-                return await plugins.process(result, for: finalRequest)
-            case .retry(let delay, let result):
-                guard mayRetry(after: attempt, delay: delay, deadline: deadline, request: finalRequest) else {
-                    return await plugins.process(result, for: finalRequest)
-                }
-                if delay > .zero { _ = await cancellation.sleep(for: delay) }
-                guard !finalRequest.isCancelled else {
-                    return await plugins.process(.failure(.cancelled), for: finalRequest)
-                }
-                attempt += 1
-                context = finalRequest.context
-            }
+            return (outcome, finalRequest, ())
+        }
+        switch end {
+        case .notBuilt(let failed): return await plugins.process(.failure(failed.error), for: failed.request)
+        case .finished(let result, let request, _): return await plugins.process(result, for: request)
         }
     }
 
