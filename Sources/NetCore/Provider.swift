@@ -110,12 +110,22 @@ public final class Provider<Target: TargetType>: Sendable {
     }
 
     /// Sends `target` and calls `completion` once with the result, for code without async/await.
+    /// - Parameters:
+    ///   - target: The endpoint to call.
+    ///   - callbackQueue: Where `completion` runs (`.main` for UI code). Default `nil`:
+    ///     ``ProviderConfiguration/callbackQueue``, and when that is `nil` too, on the task that
+    ///     ran the call.
+    ///   - completion: Receives the final result, once.
     /// - Returns: A handle that cancels the request; `completion` then receives ``NetworkError/cancelled``.
     @discardableResult
-    public func send(_ target: Target, completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void) -> any Cancellable {
+    public func send(
+        _ target: Target, callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void
+    ) -> any Cancellable {
         let call = registerCall()
+        let queue = callbackQueue ?? configuration.callbackQueue
         let task = Task { [self] in
-            completion(await run(target, events: PipelineEvents(), registered: call))
+            let result = await run(target, events: PipelineEvents(), registered: call)
+            if let queue { queue.async { completion(result) } } else { completion(result) }
         }
         return TaskCancellable(task)
     }
@@ -126,7 +136,7 @@ public final class Provider<Target: TargetType>: Sendable {
     /// retry wait, a shared ``DeduplicatingTransport`` transfer, a stream's body) stops, `process`
     /// hooks still run, and the caller gets ``NetworkError/cancelled``. The tasks awaiting those
     /// calls are not cancelled: code that keeps running in such a task afterwards runs normally.
-    /// Calls started with ``send(_:completion:)``, ``transfer(_:)``, ``responses(_:)`` and
+    /// Calls started with ``send(_:callbackQueue:completion:)``, ``transfer(_:)``, ``responses(_:)`` and
     /// ``stream(_:options:)`` count from the moment those methods return. Calls started
     /// afterwards are not affected.
     ///

@@ -50,6 +50,9 @@ public struct ProviderConfiguration: Sendable {
     /// no proxy unless configured). Only `CurlTransport` sends through proxies; `URLSessionTransport`
     /// fails such requests closed with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration?
+    /// Where ``Provider/send(_:callbackQueue:completion:)`` calls its completion handler
+    /// (`.main` for UI code). Default `nil`: on the task that ran the call, as soon as it ends.
+    public var callbackQueue: DispatchQueue?
 
     /// Creates a configuration; every argument has a default.
     public init(
@@ -58,7 +61,7 @@ public struct ProviderConfiguration: Sendable {
         jsonDecoder: JSONDecoder = JSONDecoder(), parameterEncoding: ParameterEncoding = ParameterEncoding(),
         attemptTimeout: Duration? = nil, maxResponseBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes,
         maxDownloadBytes: Int64? = nil, maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes,
-        proxy: ProxyConfiguration? = nil
+        proxy: ProxyConfiguration? = nil, callbackQueue: DispatchQueue? = nil
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -73,6 +76,7 @@ public struct ProviderConfiguration: Sendable {
         self.maxDownloadBytes = maxDownloadBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.proxy = proxy
+        self.callbackQueue = callbackQueue
     }
 
     /// The default ``maxResponseBytes``: 64 MiB.

@@ -2,8 +2,9 @@ import Foundation
 import NetCore
 import Synchronization
 
-/// Attaches `Authorization: Bearer <token>` and refreshes the token once when the server answers
-/// 401, however many requests were rejected together (single flight), then retries them.
+/// Attaches `Authorization: Bearer <token>` and, when given a `refresh`, refreshes the token once
+/// when the server answers 401, however many requests were rejected together (single flight),
+/// then retries them.
 ///
 /// ```swift
 /// let auth = AuthPlugin(
@@ -11,16 +12,22 @@ import Synchronization
 ///     refresh: { try await session.refreshAccessToken() }   // must not go through this plugin
 /// )
 /// let provider = Provider<API>(plugins: [auth, LoggerPlugin()])
+///
+/// let fixed = AuthPlugin(token: { apiKey })                 // no refresh: a 401 ends the call
 /// ```
 ///
+/// - Targets that adopt ``AccessTokenAuthorizable`` choose their scheme (``AuthorizationType``:
+///   `Bearer`, `Basic` or a custom word) or no token at all (`nil`), also when wrapped in an
+///   ``/NetCore/AnyTarget``; other targets get ``scheme``.
 /// - The first request asks `token` for a token (one call even for many concurrent requests) and
 ///   the plugin keeps it. Requests that already carry the header (a login endpoint with Basic
 ///   credentials) are left alone; so are requests `appliesTo` rejects.
-/// - On 401 (in `failure`, or in `succeed` when the target's validation accepts 401) the plugin
-///   calls `refresh` once and shares that one refresh among every request that was rejected with
-///   the same token: 50 concurrent 401s cause exactly one refresh. A 401 for a token that was
-///   already replaced retries with the new token without refreshing again. Requests that start
-///   while a refresh runs wait for it instead of sending the stale token.
+/// - Without `refresh`, a 401 ends the call with its 401: nothing is refreshed or retried.
+/// - With `refresh`, on 401 (in `failure`, or in `succeed` when the target's validation accepts
+///   401) the plugin calls `refresh` once and shares that one refresh among every request that was
+///   rejected with the same token: 50 concurrent 401s cause exactly one refresh. A 401 for a
+///   token that was already replaced retries with the new token without refreshing again.
+///   Requests that start while a refresh runs wait for it instead of sending the stale token.
 /// - Each call is retried for authentication at most once, so a new token that is rejected too
 ///   ends the call with its 401 instead of looping. (``/NetCore/ProviderConfiguration/maxAttempts`` must
 ///   allow the extra attempt; the default 3 does.)
@@ -39,10 +46,11 @@ import Synchronization
 public final class AuthPlugin: Plugin {
     /// The header that carries the token. Default `Authorization`.
     public let header: String
-    /// The scheme before the token. Default `Bearer`; empty for the bare token.
+    /// The scheme before the token for targets that do not adopt ``AccessTokenAuthorizable``.
+    /// Default `Bearer`; empty for the bare token.
     public let scheme: String
     private let fetchToken: @Sendable () async throws -> String
-    private let refreshToken: @Sendable () async throws -> String
+    private let refreshToken: (@Sendable () async throws -> String)?
     private let appliesTo: @Sendable (Request) -> Bool
     private let state = Locked(State())
 
@@ -71,14 +79,16 @@ public final class AuthPlugin: Plugin {
     /// Creates the plugin.
     /// - Parameters:
     ///   - header: The header to set. Default `Authorization`.
-    ///   - scheme: Written before the token. Default `Bearer`.
+    ///   - scheme: Written before the token, for targets that do not adopt
+    ///     ``AccessTokenAuthorizable``. Default `Bearer`.
     ///   - token: Returns the current token; called when the plugin has none yet.
     ///   - refresh: Returns a new token after a 401; called once per batch of rejected requests.
+    ///     Default `nil`: a 401 ends the call with its 401, without a retry.
     ///   - appliesTo: Which requests get a token. Default: all.
     public init(
         header: String = "Authorization", scheme: String = "Bearer",
         token: @escaping @Sendable () async throws -> String,
-        refresh: @escaping @Sendable () async throws -> String,
+        refresh: (@Sendable () async throws -> String)? = nil,
         appliesTo: @escaping @Sendable (Request) -> Bool = { _ in true }
     ) {
         self.header = header
@@ -113,7 +123,7 @@ public final class AuthPlugin: Plugin {
     // MARK: Hooks
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        guard !request.headers.contains(header), appliesTo(request) else { return .proceed }
+        guard !request.headers.contains(header), appliesTo(request), let scheme = chosenScheme(for: request) else { return .proceed }
         let (token, generation) = try await usableToken(for: request)
         request.headers[header] = scheme.isEmpty ? token : scheme + " " + token
         request.context[SentTokenKey.self] = SentToken(generation: generation)
@@ -138,6 +148,25 @@ public final class AuthPlugin: Plugin {
         }
     }
 
+    // MARK: Schemes
+
+    /// The scheme word for `request`'s target, or `nil` when the target asks for no token.
+    private func chosenScheme(for request: Request) -> String? {
+        let target = request.originalTarget
+        guard Self.adoptsAccessTokenAuthorizable(type(of: target)), let authorizable = target as? any AccessTokenAuthorizable else {
+            return scheme
+        }
+        return authorizable.authorizationType?.value
+    }
+
+    /// Whether targets of `type` adopt ``AccessTokenAuthorizable``, remembered per type: a failed
+    /// `as? any AccessTokenAuthorizable` searches the conformance tables on every request.
+    private static func adoptsAccessTokenAuthorizable(_ type: any TargetType.Type) -> Bool {
+        authorizableTypes.value(for: ObjectIdentifier(type)) { _ in type is any AccessTokenAuthorizable.Type }
+    }
+
+    private static let authorizableTypes = BoundedMemo<ObjectIdentifier, Bool>()
+
     // MARK: Tokens
 
     /// The known token, or the result of the running fetch or refresh, or a new fetch.
@@ -146,7 +175,7 @@ public final class AuthPlugin: Plugin {
         let next = state.withLock { state -> Next in
             if state.pending == nil, let token = state.token { return .ready(token, state.generation) }
             if let pending = state.pending { return .wait(pending) }
-            let task = makePendingTask(state: &state, refreshing: false)
+            let task = makePendingTask(state: &state, work: fetchToken, refreshing: false)
             return .wait(task)
         }
         switch next {
@@ -173,15 +202,16 @@ public final class AuthPlugin: Plugin {
     }
 
     /// Decides, for a request rejected with 401, whether to retry it: once per call, after the
-    /// single shared refresh (or at once when its token was already replaced).
+    /// single shared refresh (or at once when its token was already replaced). Without a
+    /// `refresh` closure, never.
     private func refreshAfterRejection(of request: Request) async -> Rejection {
-        guard let sent = request.context[SentTokenKey.self], !request.callStorage[RetriedKey.self] else { return .keep }
+        guard let refreshToken, let sent = request.context[SentTokenKey.self], !request.callStorage[RetriedKey.self] else { return .keep }
         request.callStorage[RetriedKey.self] = true
         enum Step { case retry, wait(Task<String, any Error>) }
         let step = state.withLock { state -> Step in
             if let pending = state.pending { return .wait(pending) }
             if state.generation != sent.generation, state.token != nil { return .retry }
-            return .wait(makePendingTask(state: &state, refreshing: true))
+            return .wait(makePendingTask(state: &state, work: refreshToken, refreshing: true))
         }
         switch step {
         case .retry:
@@ -202,8 +232,9 @@ public final class AuthPlugin: Plugin {
 
     /// Starts the one fetch or refresh that every waiter shares. Called with the lock held; the
     /// task takes the lock only after it has awaited the closure, so it never runs under it.
-    private func makePendingTask(state: inout State, refreshing: Bool) -> Task<String, any Error> {
-        let work = refreshing ? refreshToken : fetchToken
+    private func makePendingTask(
+        state: inout State, work: @escaping @Sendable () async throws -> String, refreshing: Bool
+    ) -> Task<String, any Error> {
         let task = Task<String, any Error> { [self] in
             do {
                 let token = try await work()

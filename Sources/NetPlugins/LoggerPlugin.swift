@@ -11,13 +11,16 @@ import NetCore
 /// let verbose = LoggerPlugin(verbosity: .verbose, bodyLimit: 2048, includesCurlCommand: true,
 ///                            redaction: .default.adding(headers: ["X-Api-Key"]),
 ///                            output: { line in myLogger.debug("\(line)") })
+///
+/// let custom = LoggerPlugin(formatter: .init(request: { "→ \($0.method.rawValue) \($0.url.path)" }))
 /// ```
 ///
 /// Values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, of the default
 /// secret query items and body fields (see ``Redaction``) and of configured names are written as
 /// `<redacted>`, everywhere: URLs (whose userinfo is dropped), headers, JSON, form and multipart
 /// bodies, error messages and the cURL command. Other bodies have the request's secret values
-/// replaced wherever they reappear.
+/// replaced wherever they reappear. A custom ``Formatter`` is redacted too: it reads redacted
+/// copies, and its output is scrubbed again.
 ///
 /// The compact mode (default) builds one string per line and never parses bodies. Outcomes that
 /// never reach the transport (a cache answer in `prepare`, a stop, a build error) and results a
@@ -43,6 +46,8 @@ public struct LoggerPlugin: Plugin {
     public let includesCurlCommand: Bool
     /// What is hidden.
     public let redaction: Redaction
+    /// Writes the request and outcome lines.
+    public let formatter: Formatter
     private let output: @Sendable (String) -> Void
 
     /// Creates a logger.
@@ -51,20 +56,28 @@ public struct LoggerPlugin: Plugin {
     ///   - bodyLimit: In verbose mode, bodies longer than this many characters are cut. Default 4096.
     ///   - includesCurlCommand: Adds a redacted `curl` command after each request line. Default off.
     ///   - redaction: Header, query and field names whose values are hidden. Default: ``Redaction/default``.
+    ///   - formatter: Writes the request and outcome lines. Default: ``Formatter/default``, the
+    ///     built-in lines.
     ///   - output: Receives each entry (one line in compact mode, several in verbose mode).
     ///     Called concurrently from any task. Default: standard output.
     public init(
         verbosity: Verbosity = .compact, bodyLimit: Int = 4096, includesCurlCommand: Bool = false,
-        redaction: Redaction = .default, output: @escaping @Sendable (String) -> Void = LoggerPlugin.standardOutput
+        redaction: Redaction = .default, formatter: Formatter = .default,
+        output: @escaping @Sendable (String) -> Void = LoggerPlugin.standardOutput
     ) {
         self.verbosity = verbosity
         self.bodyLimit = bodyLimit
         self.includesCurlCommand = includesCurlCommand
         self.redaction = redaction
+        self.formatter = formatter
         self.output = output
     }
 
     public func willSend(_ request: Request) async -> SendAction {
+        if let format = formatter.request {
+            output(formattedEntry(for: request, format: format))
+            return .proceed
+        }
         var line = LineBuilder()
         line.append("→ " as StaticString)
         line.append(request.method.rawValue)
@@ -84,6 +97,10 @@ public struct LoggerPlugin: Plugin {
 
     /// Logs how each attempt ended (an observer: it never changes the result).
     public func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+        if let format = formatter.response {
+            output(formattedEntry(for: result, request: request, format: format))
+            return
+        }
         switch result {
         case .success(let response): output(entry(for: response, request: request))
         case .failure(let error): output(entry(for: error, request: request))
@@ -133,6 +150,33 @@ public struct LoggerPlugin: Plugin {
             line += details(of: response, secrets: secrets)
         }
         return line
+    }
+
+    /// The request entry with a custom line: the formatter reads a redacted copy, and its line is
+    /// scrubbed again before the verbose details and the cURL command are added.
+    private func formattedEntry(for request: Request, format: @Sendable (Request) -> String) -> String {
+        let secrets = redaction.knownSecrets(in: request, responseHeaders: nil)
+        let view = RedactedView(redaction: redaction, secrets: secrets)
+        var entry = view.scrub(format(view.request(request)), url: request.url)
+        if verbosity == .verbose { entry += details(of: request, secrets: secrets) }
+        if includesCurlCommand { entry += "\n" + curlCommand(for: request, secrets: secrets) }
+        return entry
+    }
+
+    /// The outcome entry with a custom line, redacted like ``formattedEntry(for:format:)``.
+    private func formattedEntry(
+        for result: Result<Response, NetworkError>, request: Request, format: @Sendable (Result<Response, NetworkError>, Request) -> String
+    ) -> String {
+        let response: Response? =
+            switch result {
+            case .success(let response): response
+            case .failure(let error): error.response
+            }
+        let secrets = redaction.knownSecrets(in: request, responseHeaders: response?.headers)
+        let view = RedactedView(redaction: redaction, secrets: secrets)
+        var entry = view.scrub(format(view.result(result), view.request(request)), url: request.url)
+        if verbosity == .verbose, let response { entry += details(of: response, secrets: secrets) }
+        return entry
     }
 
     private func elapsed(_ request: Request) -> Duration? {

@@ -42,16 +42,12 @@ public struct NetworkActivityPlugin: Plugin {
     }
 
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
-        if running.withLock({ $0.insert(request.id).inserted }) { onChange(.began, Self.target(of: request)) }
+        if running.withLock({ $0.insert(request.id).inserted }) { onChange(.began, request.originalTarget) }
         return .proceed
     }
 
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        if running.withLock({ $0.remove(request.id) != nil }) { onChange(.ended, Self.target(of: request)) }
+        if running.withLock({ $0.remove(request.id) != nil }) { onChange(.ended, request.originalTarget) }
         return result
-    }
-
-    private static func target(of request: Request) -> any TargetType {
-        (request.target as? AnyTarget)?.base ?? request.target
     }
 }

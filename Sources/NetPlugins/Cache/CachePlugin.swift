@@ -162,7 +162,7 @@ public struct CachePlugin: Plugin {
 
     /// The key `request` is cached under, or `nil` when it cannot be cached (file-backed body).
     public func key(for request: Request) -> CacheKey? {
-        key(for: request, rule: rule(for: request.target), credentialDigest: credentials.digest(of: request.headers))
+        key(for: request, rule: rule(for: request.originalTarget), credentialDigest: credentials.digest(of: request.headers))
     }
 
     private func key(for request: Request, rule: CacheRule, credentialDigest: String?) -> CacheKey? {
@@ -182,7 +182,7 @@ public struct CachePlugin: Plugin {
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         // Every path that sends sets or clears the state (the context survives retries); a
         // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
-        let rule = rule(for: request.target)
+        let rule = rule(for: request.originalTarget)
         guard rule.policy != .ignore, rule.isExplicit || defaultMethods.contains(request.method),
             request.download == nil, allowsReading(request.headers, rule: rule),
             case let credentialDigest = credentials.digest(of: request.headers),
@@ -292,9 +292,9 @@ public struct CachePlugin: Plugin {
         return response
     }
 
+    /// The rule for `target`, which callers unwrap from ``/NetCore/AnyTarget`` first
+    /// (``/NetCore/Request/originalTarget``).
     private func rule(for target: any TargetType) -> CacheRule {
-        // A metatype comparison first: a failed `as? AnyTarget` cast costs a runtime lookup.
-        let target = type(of: target) == AnyTarget.self ? (target as! AnyTarget).base : target
         if Self.adoptsCacheableTarget(type(of: target)), let cacheable = target as? any CacheableTarget {
             return CacheRule(
                 policy: cacheable.cachePolicy, isExplicit: true, maxAge: cacheable.cacheMaxAge ?? maxAge,

@@ -98,7 +98,7 @@ public struct CredentialsPlugin: Plugin {
     }
 
     private func credential(for request: Request) -> Credential? {
-        credentials((request.target as? AnyTarget)?.base ?? request.target)
+        credentials(request.originalTarget)
     }
 
     /// The request target of `url` as Digest signs it: path and query.

@@ -1,0 +1,122 @@
+import Foundation
+import NetCore
+import NetPlugins
+import Testing
+
+/// Endpoints that each choose how the token is sent.
+enum SchemeTarget: TargetType, AccessTokenAuthorizable {
+    case bearer, basic, token, bare, anonymous
+
+    var baseURL: URL { URL(string: "https://api.example.com")! }
+    var path: String { "/\(self)" }
+    var method: HTTPMethod { .get }
+    var content: RequestContent { .plain }
+    var authorizationType: AuthorizationType? {
+        switch self {
+        case .bearer: .bearer
+        case .basic: .basic
+        case .token: .custom("Token")
+        case .bare: .custom("")
+        case .anonymous: nil
+        }
+    }
+}
+
+@Suite("AuthPlugin without refresh, and AccessTokenAuthorizable")
+struct AccessTokenAuthorizableTests {
+    @Test func aStaticTokenIsFetchedOnceAndSentAsBearer() async throws {
+        let fetches = Counter()
+        let auth = AuthPlugin(token: {
+            fetches.increment()
+            return "abc"
+        })
+        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [auth])
+        let first = try await provider.request(Endpoint())
+        let second = try await provider.request(Endpoint())
+        #expect(first.request.headers["Authorization"] == "Bearer abc")
+        #expect(second.request.headers["Authorization"] == "Bearer abc")
+        #expect(fetches.count == 1)
+        #expect(auth.currentToken == "abc")
+    }
+
+    @Test func withoutRefreshA401EndsTheCallWithoutARetry() async throws {
+        let attempts = Counter()
+        let transport = stub { request in
+            attempts.increment()
+            return Response(statusCode: 401, request: request)
+        }
+        let auth = AuthPlugin(token: { "abc" })
+        let provider = Provider<Endpoint>(transport: transport, plugins: [auth], configuration: ProviderConfiguration(maxAttempts: 10))
+        await #expect {
+            _ = try await provider.request(Endpoint())
+        } throws: { error in
+            guard case .unacceptableStatus(let response)? = error as? NetworkError else { return false }
+            return response.statusCode == 401
+        }
+        #expect(attempts.count == 1)
+        #expect(auth.refreshCount == 0)
+        #expect(auth.currentToken == "abc")
+
+        // A 401 the target's validation accepts is returned as it is, also without a retry.
+        var accepting = Endpoint()
+        accepting.validation = .none
+        let response = try await provider.request(accepting)
+        #expect(response.statusCode == 401)
+        #expect(response.request.attempt == 1)
+        #expect(attempts.count == 2)
+    }
+
+    @Test func eachTargetChoosesItsScheme() async throws {
+        let fetches = Counter()
+        let auth = AuthPlugin(token: {
+            fetches.increment()
+            return "abc"
+        })
+        let provider = Provider<SchemeTarget>(transport: StubTransport(), plugins: [auth])
+        #expect(try await provider.request(.anonymous).request.headers["Authorization"] == nil)
+        // A target that wants no token does not even ask for one.
+        #expect(fetches.count == 0)
+        #expect(try await provider.request(.bearer).request.headers["Authorization"] == "Bearer abc")
+        #expect(try await provider.request(.basic).request.headers["Authorization"] == "Basic abc")
+        #expect(try await provider.request(.token).request.headers["Authorization"] == "Token abc")
+        #expect(try await provider.request(.bare).request.headers["Authorization"] == "abc")
+        #expect(fetches.count == 1)
+    }
+
+    @Test func aTargetThatDoesNotAdoptTheProtocolGetsThePluginsScheme() async throws {
+        let auth = AuthPlugin(header: "X-Auth", scheme: "JWT", token: { "abc" })
+        let response = try await Provider<Endpoint>(transport: StubTransport(), plugins: [auth]).request(Endpoint())
+        #expect(response.request.headers["X-Auth"] == "JWT abc")
+        #expect(response.request.headers["Authorization"] == nil)
+    }
+
+    @Test func aWrappedTargetStillChoosesItsScheme() async throws {
+        let auth = AuthPlugin(scheme: "JWT", token: { "abc" }, refresh: { "new" })
+        let provider = Provider<AnyTarget>(transport: StubTransport(), plugins: [auth])
+        #expect(try await provider.request(AnyTarget(SchemeTarget.basic)).request.headers["Authorization"] == "Basic abc")
+        #expect(try await provider.request(AnyTarget(SchemeTarget.token)).request.headers["Authorization"] == "Token abc")
+        #expect(try await provider.request(AnyTarget(SchemeTarget.anonymous)).request.headers["Authorization"] == nil)
+        #expect(try await provider.request(AnyTarget(Endpoint())).request.headers["Authorization"] == "JWT abc")
+    }
+
+    @Test func aTargetWithoutATokenIsNeverRefreshed() async throws {
+        let refreshes = Counter()
+        let auth = AuthPlugin(
+            token: { "abc" },
+            refresh: {
+                refreshes.increment()
+                return "new"
+            })
+        let transport = stub { request in Response(statusCode: 401, request: request) }
+        await #expect(throws: NetworkError.self) {
+            _ = try await Provider<SchemeTarget>(transport: transport, plugins: [auth]).request(.anonymous)
+        }
+        #expect(refreshes.count == 0)
+    }
+
+    @Test func authorizationTypesNameTheirSchemeWord() {
+        #expect(AuthorizationType.bearer.value == "Bearer")
+        #expect(AuthorizationType.basic.value == "Basic")
+        #expect(AuthorizationType.custom("Token").value == "Token")
+    }
+}
