@@ -54,7 +54,7 @@ public struct PerTargetStubTransport: Transport {
     }
 
     private func transport(for request: Request) -> any Transport {
-        switch stubClosure((request.target as? AnyTarget)?.base ?? request.target) {
+        switch stubClosure(request.originalTarget) {
         case .never: network
         case .immediate: StubTransport(behavior: .immediate, capabilities: network.capabilities)
         case .delayed(let delay): StubTransport(behavior: .delayed(delay), capabilities: network.capabilities)
