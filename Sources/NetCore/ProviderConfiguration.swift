@@ -44,6 +44,10 @@ public struct ProviderConfiguration: Sendable {
     /// no proxy unless configured). Only `CurlTransport` sends through proxies; `URLSessionTransport`
     /// fails such requests closed with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration?
+    /// The cookie jar every request of this provider reads from and stores into, on every
+    /// redirect hop (see ``CookieJar``). Default `nil`: no cookie is kept, and only a `Cookie`
+    /// header you set is sent. Opt in with `configuration.cookieJar = CookieJar()`.
+    public var cookieJar: CookieJar?
 
     /// Creates a configuration; every argument has a default.
     public init(
@@ -52,7 +56,7 @@ public struct ProviderConfiguration: Sendable {
         jsonDecoder: JSONDecoder = JSONDecoder(), parameterEncoding: ParameterEncoding = ParameterEncoding(),
         attemptTimeout: Duration? = nil, maxResponseBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes,
         maxDownloadBytes: Int64? = nil, maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes,
-        proxy: ProxyConfiguration? = nil
+        proxy: ProxyConfiguration? = nil, cookieJar: CookieJar? = nil
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -67,6 +71,7 @@ public struct ProviderConfiguration: Sendable {
         self.maxDownloadBytes = maxDownloadBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.proxy = proxy
+        self.cookieJar = cookieJar
     }
 
     /// The default ``maxResponseBytes``: 64 MiB.

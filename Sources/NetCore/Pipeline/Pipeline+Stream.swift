@@ -26,7 +26,7 @@ extension Pipeline {
             let streamed = Locked(false)
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: PipelineEvents(), observesNow: false) { request in
                 streamed.withLock { $0 = true }
-                return await validated(request) { try await transport.stream(request, into: sink) }
+                return await validated(request) { request in try await transport.stream(request, into: sink) }
             }
             let bodyInSink = streamed.withLock { $0 }
             switch outcome {
