@@ -9,8 +9,8 @@ import Foundation
 /// Requests are identical when they have the same safe method (`GET`, `HEAD`, `OPTIONS`), URL,
 /// TLS policy, per-hop TLS rules (``Request/redirectTLS``; ``TLSPolicyResolver``s made from a bare
 /// closure are never equal), proxy (``Request/proxy``), cookie jar (``Request/cookieJar``, the
-/// same instance or none), credential headers (`Authorization`,
-/// `Cookie`, `Proxy-Authorization`) and the headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
+/// same instance or none), credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`)
+/// and the headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
 /// through on their own. Every caller gets the response (with its own ``Response/request``).
 /// Cancelling one caller ends only that caller's wait; the shared transfer is cancelled when
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
