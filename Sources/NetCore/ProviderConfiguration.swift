@@ -53,6 +53,10 @@ public struct ProviderConfiguration: Sendable {
     /// Where ``Provider/send(_:callbackQueue:completion:)`` calls its completion handler
     /// (`.main` for UI code). Default `nil`: on the task that ran the call, as soon as it ends.
     public var callbackQueue: DispatchQueue?
+    /// The cookie jar every request of this provider reads from and stores into, on every
+    /// redirect hop (see ``CookieJar``). Default `nil`: no cookie is kept, and only a `Cookie`
+    /// header you set is sent. Opt in with `configuration.cookieJar = CookieJar()`.
+    public var cookieJar: CookieJar?
 
     /// Creates a configuration; every argument has a default.
     public init(
@@ -61,7 +65,7 @@ public struct ProviderConfiguration: Sendable {
         jsonDecoder: JSONDecoder = JSONDecoder(), parameterEncoding: ParameterEncoding = ParameterEncoding(),
         attemptTimeout: Duration? = nil, maxResponseBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes,
         maxDownloadBytes: Int64? = nil, maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes,
-        proxy: ProxyConfiguration? = nil, callbackQueue: DispatchQueue? = nil
+        proxy: ProxyConfiguration? = nil, callbackQueue: DispatchQueue? = nil, cookieJar: CookieJar? = nil
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -77,6 +81,7 @@ public struct ProviderConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.proxy = proxy
         self.callbackQueue = callbackQueue
+        self.cookieJar = cookieJar
     }
 
     /// The default ``maxResponseBytes``: 64 MiB.

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("CurlTransport without servers")
 struct CurlTransportUnitTests {
-    @Test func advertisesTLSPolicyHTTP2ResumeAndProgress() {
-        #expect(CurlTransport().capabilities == [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy])
+    @Test func advertisesTLSPolicyHTTP2ResumeProgressProxyAndCookieJar() {
+        #expect(CurlTransport().capabilities == [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy, .cookieJar])
     }
 
     @Test func defaultConfigurationFollowsTenRedirectsSecurelyWithVerboseOff() {

@@ -68,7 +68,7 @@
         public let configuration: Configuration
 
         /// TLS policies, HTTP/2, resumable downloads and progress.
-        public var capabilities: TransportCapabilities { [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy] }
+        public var capabilities: TransportCapabilities { [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy, .cookieJar] }
 
         private let engine: CurlEngine
 

@@ -11,6 +11,9 @@ import Foundation
 ///   always ends at 100 %.
 /// - ``TransportCapabilities/resumableDownload`` missing: the documented fallback, no error. The
 ///   transport downloads the whole body and replaces the partial file.
+/// - ``TransportCapabilities/cookieJar`` missing and the request has a ``Request/cookieJar``:
+///   the jar is applied around the exchange (``withCookieJar(_:by:_:)``), so stubs and replays
+///   get the same `Cookie` header a real first hop would, and their `Set-Cookie` is stored.
 /// - ``TransportCapabilities/http2`` is information for callers; nothing depends on it.
 enum CapabilityCheck {
     /// The error for a request `transport` cannot send as asked, or `nil`.
@@ -30,6 +33,15 @@ enum CapabilityCheck {
                 reason: "a TLS policy (pins or trusted certificates) needs an https URL, not \(request.url.scheme ?? "one without a scheme"); nothing was sent")
         }
         return nil
+    }
+
+    /// Runs `exchange` for `request`, through the request's cookie jar when `transport` does not
+    /// apply it on its hops itself.
+    static func withCookieJar(
+        _ request: Request, by transport: any Transport, _ exchange: (Request) async throws -> Response
+    ) async throws -> Response {
+        guard request.cookieJar != nil, !transport.capabilities.contains(.cookieJar) else { return try await exchange(request) }
+        return try await CookieJar.exchange(request, exchange)
     }
 
     /// Reports the end of the transfer to `progress` when `transport` reports no progress itself.

@@ -130,19 +130,20 @@ struct Pipeline: Sendable {
 
     /// Transport plus validation.
     private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
-        await validated(request) {
+        await validated(request) { request in
             let response = try await transport.send(request, progress: progress)
             CapabilityCheck.finishProgress(progress, for: response, of: transport)
             return response
         }
     }
 
-    /// The TLS checks, `exchange`, and validation of its response.
-    func validated(_ request: Request, _ exchange: () async throws -> Response) async -> Result<Response, NetworkError> {
+    /// The TLS checks, `exchange` (with the cookie jar when the transport does not apply it),
+    /// and validation of its response.
+    func validated(_ request: Request, _ exchange: (Request) async throws -> Response) async -> Result<Response, NetworkError> {
         if let refusal = CapabilityCheck.refusal(of: request, by: transport) { return .failure(refusal) }
         let response: Response
         do {
-            response = try await exchange()
+            response = try await CapabilityCheck.withCookieJar(request, by: transport, exchange)
         } catch {
             return .failure(request.isCancelled ? .cancelled : NetworkError(error))
         }

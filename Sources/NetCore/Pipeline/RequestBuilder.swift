@@ -30,6 +30,7 @@ struct RequestBuilder: Sendable {
                 maxHeaderBytes: configuration.maxHeaderBytes)
         )
         if let proxy = target.proxy ?? configuration.proxy { request.proxy = proxy }
+        if let jar = configuration.cookieJar { request.cookieJar = jar }
         return request
     }
 

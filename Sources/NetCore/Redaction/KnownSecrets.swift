@@ -1,8 +1,9 @@
 import Foundation
 
 /// The secret values a request carries (under redacted header, query, userinfo and body field
-/// names, plus redacted response headers), in every common spelling, longest first, so that they
-/// can be replaced wherever they reappear: in free text, in an unstructured body, in binary bytes.
+/// names, the values of its cookie jar's cookies for its URL, plus redacted response headers), in
+/// every common spelling, longest first, so that they can be replaced wherever they reappear: in
+/// free text, in an unstructured body, in binary bytes.
 ///
 /// Computed only on slow paths (verbose logs, cURL lines, exports, error descriptions).
 package struct KnownSecrets: Sendable, Hashable {
@@ -28,6 +29,10 @@ package struct KnownSecrets: Sendable, Hashable {
     /// The secrets of `request`, and of `responseHeaders` when given, under `rules`.
     package init(request: Request, responseHeaders: HTTPHeaders? = nil, rules: RedactionRules = .default) {
         for field in request.headers where rules.redactsHeader(field.name) { addHeader(field.name, field.value) }
+        // A cookie jar adds its Cookie header on the wire only, so its values are collected here.
+        if let jar = request.cookieJar, rules.redactsHeader("Cookie") {
+            for cookie in jar.cookies(for: request.url) { add(cookie.value) }
+        }
         if let responseHeaders {
             for field in responseHeaders where rules.redactsHeader(field.name) { addHeader(field.name, field.value) }
         }

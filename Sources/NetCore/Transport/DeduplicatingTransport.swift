@@ -8,8 +8,9 @@ import Foundation
 ///
 /// Requests are identical when they have the same safe method (`GET`, `HEAD`, `OPTIONS`), URL,
 /// TLS policy, per-hop TLS rules (``Request/redirectTLS``; ``TLSPolicyResolver``s made from a bare
-/// closure are never equal), proxy (``Request/proxy``), credential headers (`Authorization`,
-/// `Cookie`, `Proxy-Authorization`) and the headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
+/// closure are never equal), proxy (``Request/proxy``), cookie jar (``Request/cookieJar``, the
+/// same instance or none), credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`)
+/// and the headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
 /// through on their own. Every caller gets the response (with its own ``Response/request``).
 /// Cancelling one caller ends only that caller's wait; the shared transfer is cancelled when
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
@@ -66,6 +67,8 @@ struct FlightKey: Hashable, Sendable {
     let proxy: ProxyConfiguration?
     /// Redirect hops must get the same TLS policies; see ``hasSameRedirectRules(_:)``.
     let redirectTLS: TLSPolicyResolver?
+    /// Requests with different jars would send different cookies.
+    let cookieJar: ObjectIdentifier?
     let headers: [String]
 
     init?(_ request: Request, keyHeaders: [String]) {
@@ -78,6 +81,7 @@ struct FlightKey: Hashable, Sendable {
         // A request through a proxy and one sent directly may get different answers.
         self.proxy = request.proxy
         self.redirectTLS = request.redirectTLS
+        self.cookieJar = request.cookieJar.map(ObjectIdentifier.init)
         let names = ["Authorization", "Cookie", "Proxy-Authorization"] + keyHeaders
         self.headers = names.map { request.headers[$0] ?? "" }
     }
@@ -86,7 +90,7 @@ struct FlightKey: Hashable, Sendable {
 extension FlightKey {
     static func == (lhs: FlightKey, rhs: FlightKey) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.tls == rhs.tls && lhs.proxy == rhs.proxy
-            && lhs.headers == rhs.headers && lhs.hasSameRedirectRules(rhs)
+            && lhs.cookieJar == rhs.cookieJar && lhs.headers == rhs.headers && lhs.hasSameRedirectRules(rhs)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -94,6 +98,7 @@ extension FlightKey {
         hasher.combine(url)
         hasher.combine(tls)
         hasher.combine(proxy)
+        hasher.combine(cookieJar)
         hasher.combine(headers)
     }
 

@@ -152,6 +152,8 @@ package enum RedirectFollower {
 
     /// Sends `request` through `hop` and follows redirects under `policy`, at most `maxRedirects`
     /// times, all within the request's timeout. The final response carries the original request.
+    /// Every hop, `3xx` included, gets the cookies of ``Request/cookieJar`` for its URL and has
+    /// its `Set-Cookie` headers stored.
     package static func send(
         _ request: Request, policy: RedirectPolicy, maxRedirects: Int,
         hop: (Request) async throws -> Response
@@ -159,7 +161,9 @@ package enum RedirectFollower {
         if let problem = RequestValidation.urlProblem(request.url) {
             throw NetworkError.invalidURL(target: targetDescription(request.target), reason: "\(problem); nothing was sent")
         }
-        var response = try await hop(request)
+        // `current` stays as the caller built it; each hop gets the jar's cookies for its own URL
+        // (CookieJar.exchange), so a redirect never carries one hop's jar cookies to the next.
+        var response = try await CookieJar.exchange(request) { try await hop($0) }
         guard policy.follows, (300...399).contains(response.statusCode) else { return response }
         let clock = ContinuousClock()
         let deadline = clock.now + request.timeout - (response.metrics?.duration ?? .zero)
@@ -181,7 +185,7 @@ package enum RedirectFollower {
                 guard remaining > .zero else { throw NetworkError.timedOut }
                 next.timeout = remaining
                 current = next
-                response = try await hop(next)
+                response = try await CookieJar.exchange(next) { try await hop($0) }
             }
         }
     }

@@ -109,4 +109,9 @@ public struct TransportCapabilities: OptionSet, Sendable, Hashable {
     /// through a proxy fails with ``NetworkError/proxyFailed(proxy:reason:underlying:)`` before anything
     /// is sent (never directly, around the proxy).
     public static let proxy = TransportCapabilities(rawValue: 1 << 4)
+    /// Applies ``Request/cookieJar`` itself on every redirect hop (the built-in transports do,
+    /// through the same code). Without it, the provider applies the jar around the whole
+    /// exchange: its cookies go with the request, and the final response's `Set-Cookie` headers
+    /// are stored.
+    public static let cookieJar = TransportCapabilities(rawValue: 1 << 5)
 }

@@ -15,7 +15,7 @@ import Synchronization
 /// It cannot enforce ``TLSPolicy`` (pins, extra trusted certificates): such requests fail closed
 /// with ``NetworkError/tlsPolicyUnsupported(transport:host:)``. Use `CurlTransport` for them.
 public final class URLSessionTransport: Transport {
-    public var capabilities: TransportCapabilities { [.progress] }
+    public var capabilities: TransportCapabilities { [.progress, .cookieJar] }
 
     /// Which redirects are followed (NetKit follows them itself, hop by hop; see ``RedirectPolicy``).
     public let redirectPolicy: RedirectPolicy
@@ -30,14 +30,12 @@ public final class URLSessionTransport: Transport {
     /// The session configuration a transport uses unless given one: `.default` without a cookie
     /// store.
     ///
-    /// Cookies are ambient state that plugins never see: a cookie stored from one response
-    /// would ride along on later requests without appearing in ``Request/headers``, so logs,
-    /// captures and redaction could not account for it. NetKit's transports therefore send only
-    /// the headers a request carries (a `Cookie` header included) and keep nothing from
-    /// responses; `CurlTransport` behaves the same way. Without a cookie store, URLSession on
-    /// Linux also skips parsing every response's headers for cookies (about 15% of its CPU time
-    /// per small request). Pass a configuration with `httpCookieStorage` and
-    /// `httpShouldSetCookies` set to use a cookie jar.
+    /// Cookies are kept by a ``CookieJar`` (``ProviderConfiguration/cookieJar``), with the same
+    /// rules on every transport and every redirect hop, never by the session: a session's own
+    /// store would apply its own rules and follow no redirect NetKit follows. The transport
+    /// therefore turns the session's cookie handling off in every configuration it is given.
+    /// Without a cookie store, URLSession on Linux also skips parsing every response's headers
+    /// for cookies (about 15% of its CPU time per small request).
     public static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.httpCookieStorage = nil
@@ -48,8 +46,9 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport.
     /// - Parameters:
-    ///   - configuration: The session configuration; its `urlCache` is removed. Default:
-    ///     ``defaultConfiguration`` (no cookie store).
+    ///   - configuration: The session configuration; its `urlCache` and cookie store are
+    ///     removed (use ``ProviderConfiguration/cookieJar`` for cookies). Default:
+    ///     ``defaultConfiguration``.
     ///   - redirectPolicy: What to do with redirects. Default: follow, but never from https to http,
     ///     and drop credentials when the origin changes.
     ///   - maxRedirects: How many redirects one request may follow before failing with
@@ -62,6 +61,10 @@ public final class URLSessionTransport: Transport {
         self.maxRedirects = maxRedirects
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Cookies belong to the request's CookieJar, applied hop by hop by RedirectFollower.
+        configuration.httpCookieStorage = nil
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
         delegate = SessionDelegate()
         // Serial: body chunks arrive as delegate calls, and a concurrent queue could run two
         // chunks of one task at once and append them out of order. It also keeps cancellation

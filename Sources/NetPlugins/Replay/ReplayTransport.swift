@@ -90,7 +90,9 @@ public struct ReplayTransport: Transport {
             capabilities = [.tlsPolicy, .progress, .proxy]
         case .recordWhenMissing(let transport, let file, let redaction):
             recorder = HARRecorder(file: file, redaction: redaction)
-            capabilities = transport.capabilities
+            // Without .cookieJar, the provider applies a request's jar to every answer, the
+            // recorded ones included (the recording transport then finds its cookies already set).
+            capabilities = transport.capabilities.subtracting(.cookieJar)
         }
     }
 
