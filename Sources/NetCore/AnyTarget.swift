@@ -29,6 +29,8 @@ public struct AnyTarget: TargetType, CustomStringConvertible {
     public var validation: Validation { base.validation }
     public var sampleResponse: SampleResponse { base.sampleResponse }
     public var maxResponseBytes: Int64? { base.maxResponseBytes }
+    public var jsonEncoder: JSONEncoder? { base.jsonEncoder }
+    public var parameterEncoding: ParameterEncoding? { base.parameterEncoding }
     public var priority: RequestPriority { base.priority }
     public var proxy: ProxyConfiguration? { base.proxy }
     public var description: String { targetDescription(base) }

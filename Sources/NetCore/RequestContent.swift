@@ -24,6 +24,12 @@ public enum RequestContent: Sendable {
     /// is replaced only when the download succeeds. `resumable` continues a partial download
     /// where the transport supports it (``TransportCapabilities/resumableDownload``).
     case download(to: URL, resumable: Bool)
+    /// A download whose destination depends on the response (Moya's and Alamofire's destination
+    /// closure): the body goes to a temporary file, and once a 2xx response is complete
+    /// `destination` picks the final location from it (for example its
+    /// ``Response/suggestedFilename``); folders are created and an existing file is replaced. A
+    /// failed or non-2xx response never reaches the closure or the destination.
+    case downloadTo(@Sendable (Response) -> URL)
     /// Any other content plus URL query parameters (Moya's composite cases).
     indirect case withQuery(RequestContent, Parameters)
 

@@ -38,6 +38,12 @@ public protocol TargetType: Sendable {
     var maxResponseBytes: Int64? { get }
     /// How urgent this target's requests are. Default ``RequestPriority/normal``.
     var priority: RequestPriority { get }
+    /// The encoder of this target's `.json` bodies. Default `nil`: the provider's
+    /// ``ProviderConfiguration/jsonEncoder``.
+    var jsonEncoder: JSONEncoder? { get }
+    /// How this target's query and form parameters are encoded. Default `nil`: the provider's
+    /// ``ProviderConfiguration/parameterEncoding``.
+    var parameterEncoding: ParameterEncoding? { get }
     /// The proxies for this target's requests, replacing the provider's
     /// (``ProviderConfiguration/proxy``) and the transport's; ``ProxyConfiguration/direct`` sends
     /// them without a proxy. Default `nil`: the provider's choice.
@@ -55,6 +61,10 @@ public extension TargetType {
     var sampleResponse: SampleResponse { SampleResponse(statusCode: 200) }
     /// The provider's limit by default.
     var maxResponseBytes: Int64? { nil }
+    /// The provider's encoder by default.
+    var jsonEncoder: JSONEncoder? { nil }
+    /// The provider's parameter encoding by default.
+    var parameterEncoding: ParameterEncoding? { nil }
     /// Normal by default.
     var priority: RequestPriority { .normal }
     /// The provider's proxy choice by default.

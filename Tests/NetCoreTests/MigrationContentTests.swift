@@ -91,3 +91,36 @@ struct PerTargetStubTransportTests {
         #expect(log.count == 1)
     }
 }
+
+@Suite("Per-target encoding")
+struct PerTargetEncodingTests {
+    struct Event: Encodable, Sendable { var at: Date }
+
+    /// A target with its own encoders.
+    struct Legacy: TargetType {
+        var method: HTTPMethod = .get
+        var content: RequestContent
+        var baseURL: URL { URL(string: "https://legacy.example.com")! }
+        var path: String { "events" }
+        var jsonEncoder: JSONEncoder? {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .secondsSince1970
+            return encoder
+        }
+        var parameterEncoding: ParameterEncoding? { ParameterEncoding(boolStyle: .numeric) }
+    }
+
+    @Test("A target's own JSONEncoder and ParameterEncoding win over the provider's")
+    func targetEncodersWin() async throws {
+        let log = TransportLog()
+        let provider = Provider<Legacy>(transport: StubTransport.counting(log))
+        _ = try await provider.request(Legacy(method: .post, content: .json(Event(at: Date(timeIntervalSince1970: 10)))))
+        _ = try await provider.request(Legacy(content: .query(["all": true])))
+        let requests = log.all
+        #expect(bodyText(requests[0]) == #"{"at":10}"#)
+        #expect(requests[1].url.query == "all=1")
+        // Other targets keep the provider's.
+        let plain = try await sentRequest(for: TestTarget(content: .query(["all": true])))
+        #expect(plain.url.query == "all=true")
+    }
+}

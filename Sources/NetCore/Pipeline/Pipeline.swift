@@ -133,7 +133,7 @@ struct Pipeline: Sendable {
         await validated(request) { request in
             let response = try await transport.send(request, progress: progress)
             CapabilityCheck.finishProgress(progress, for: response, of: transport)
-            return response
+            return try DownloadPlacement.place(response, for: request)
         }
     }
 

@@ -17,7 +17,8 @@ struct RequestBuilder: Sendable {
         var headers = generalHeaders
         var body = RequestBody.none
         var download: DownloadDestination?
-        try encode(target.content, for: target, query: &query, headers: &headers, body: &body, download: &download)
+        var placement: DownloadPlacement.Destination?
+        try encode(target.content, for: target, query: &query, headers: &headers, body: &body, download: &download, placement: &placement)
         for (name, value) in target.headers { headers[name] = value }
         let url = try makeURL(for: target, query: query)
         var request = Request(
@@ -31,6 +32,7 @@ struct RequestBuilder: Sendable {
         )
         if let proxy = target.proxy ?? configuration.proxy { request.proxy = proxy }
         if let jar = configuration.cookieJar { request.cookieJar = jar }
+        if let placement { request.context[DownloadPlacement.Key.self] = placement }
         return request
     }
 
@@ -50,7 +52,7 @@ struct RequestBuilder: Sendable {
         var queryItems: [String] = []
         if let baseQuery = prefix.baseQuery { queryItems.append(baseQuery) }
         if !query.isEmpty {
-            let encoded = configuration.parameterEncoding.encode(query)
+            let encoded = (target.parameterEncoding ?? configuration.parameterEncoding).encode(query)
             if !encoded.isEmpty { queryItems.append(encoded) }
         }
         if !queryItems.isEmpty { text += "?" + queryItems.joined(separator: "&") }
@@ -88,7 +90,8 @@ struct RequestBuilder: Sendable {
 
     private func encode(
         _ content: RequestContent, for target: any TargetType, query: inout Parameters,
-        headers: inout HTTPHeaders, body: inout RequestBody, download: inout DownloadDestination?
+        headers: inout HTTPHeaders, body: inout RequestBody, download: inout DownloadDestination?,
+        placement: inout DownloadPlacement.Destination?
     ) throws(NetworkError) {
         func setContentType(_ value: String) {
             if !headers.contains("Content-Type") { headers["Content-Type"] = value }
@@ -103,17 +106,19 @@ struct RequestBuilder: Sendable {
             setContentType(contentType)
         case .json(let value):
             do {
-                body = .data(try configuration.jsonEncoder.encode(value))
+                body = .data(try (target.jsonEncoder ?? configuration.jsonEncoder).encode(value))
             } catch {
                 throw .encodingFailed(target: targetDescription(target), reason: Self.describe(error), underlying: error)
             }
             setContentType("application/json")
         case .form(let parameters):
-            body = .data(Data(configuration.parameterEncoding.encode(parameters).utf8))
+            body = .data(Data((target.parameterEncoding ?? configuration.parameterEncoding).encode(parameters).utf8))
             setContentType("application/x-www-form-urlencoded; charset=utf-8")
         case .parameters(let parameters):
             let inQuery = ["GET", "HEAD", "DELETE"].contains(target.method.rawValue.uppercased())
-            try encode(inQuery ? .query(parameters) : .form(parameters), for: target, query: &query, headers: &headers, body: &body, download: &download)
+            try encode(
+                inQuery ? .query(parameters) : .form(parameters), for: target, query: &query, headers: &headers, body: &body, download: &download,
+                placement: &placement)
         case .multipart(let parts):
             let multipart = try MultipartEncoder.encode(parts, target: targetDescription(target))
             body = .multipart(multipart)
@@ -131,8 +136,11 @@ struct RequestBuilder: Sendable {
                 throw .invalidRequest(target: targetDescription(target), reason: "the download destination \(url.path) is a directory; give a file path")
             }
             download = DownloadDestination(url: url, resumable: resumable)
+        case .downloadTo(let destination):
+            download = DownloadDestination(url: DownloadPlacement.temporaryFile())
+            placement = destination
         case .withQuery(let inner, let parameters):
-            try encode(inner, for: target, query: &query, headers: &headers, body: &body, download: &download)
+            try encode(inner, for: target, query: &query, headers: &headers, body: &body, download: &download, placement: &placement)
             query = query.merging(parameters)
         }
     }
