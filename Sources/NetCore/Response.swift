@@ -182,7 +182,7 @@ extension Response {
     /// Writes a 2xx body to `destination` as a real download would (for transports that hold the
     /// body in memory: stubs, replay); the body then lives in ``fileURL``.
     package mutating func storeDownload(at destination: DownloadDestination) throws(NetworkError) {
-        guard (200...299).contains(statusCode) else { return }
+        guard StatusRules.isSuccess(statusCode) else { return }
         do {
             try DownloadFiles.place(data, at: destination.url)
         } catch {

@@ -130,7 +130,7 @@ public enum Validation: Sendable, Hashable {
     public func accepts(_ statusCode: Int) -> Bool {
         switch self {
         case .none: true
-        case .successCodes: (200...299).contains(statusCode)
+        case .successCodes: StatusRules.isSuccess(statusCode)
         case .successAndRedirectCodes: (200...399).contains(statusCode)
         case .codes(let codes): codes.contains(statusCode)
         case .contentTypes(let base, _): base.accepts(statusCode)
@@ -142,7 +142,7 @@ public enum Validation: Sendable, Hashable {
         guard accepts(response.statusCode) else { return .unacceptableStatus(response) }
         guard case .contentTypes(let base, let listed) = self else { return nil }
         if let failure = base.check(response) { return failure }
-        let bodyless = response.statusCode == 204 || response.statusCode == 304 || response.request.method == .head
+        let bodyless = StatusRules.hasNoBody(statusCode: response.statusCode, method: response.request.method.rawValue)
         let accepted = listed.isEmpty ? ContentTypeMatch.acceptedTypes(in: response.request.headers["Accept"]) : listed
         guard !bodyless, !accepted.isEmpty else { return nil }
         return ContentTypeMatch.matches(response.headers["Content-Type"], accepted) ? nil : .unacceptableContentType(response, accepted: accepted)

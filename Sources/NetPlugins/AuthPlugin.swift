@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// Attaches `Authorization: Bearer <token>` and, when given a `refresh`, refreshes the token once
 /// when the server answers 401, however many requests were rejected together (single flight),

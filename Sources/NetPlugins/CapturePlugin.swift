@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// Records every exchange (request, response or error, timings, attempt, source) in a bounded,
 /// thread-safe buffer that you can query, clear and export as HAR 1.2.

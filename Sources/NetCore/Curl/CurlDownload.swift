@@ -82,7 +82,7 @@
 
         /// Finishes a transfer that libcurl completed without error.
         func complete(status: Int, headerValue: (String) -> String?) throws(NetworkError) -> Outcome {
-            if (200..<300).contains(status) {
+            if StatusRules.isSuccess(status) {
                 if mode == .undecided { try decide(status: status, headerValue: headerValue) }
                 closeFile()
                 try place(fileURL)
@@ -107,7 +107,7 @@
         }
 
         private func decide(status: Int, headerValue: (String) -> String?) throws(NetworkError) {
-            guard (200..<300).contains(status) else {
+            guard StatusRules.isSuccess(status) else {
                 mode = .memory
                 return
             }

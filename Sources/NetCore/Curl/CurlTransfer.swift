@@ -107,7 +107,7 @@
             if line.count <= 2, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
                 headersComplete = true
                 guard checkHeaders() else { return false }
-                if job.stream != nil, (200...299).contains(statusCode) { deliverHead() }
+                if job.stream != nil, StatusRules.isSuccess(statusCode) { deliverHead() }
                 return true
             }
             rawHeaders.append(contentsOf: line)
@@ -123,7 +123,7 @@
                 callbackError = error
                 return false
             case .success(let length):
-                let bodyless = job.head.method == "HEAD" || statusCode == 204 || statusCode == 304 || statusCode < 200
+                let bodyless = StatusRules.hasNoBody(statusCode: statusCode, method: job.head.method)
                 if !bodyless, let limit = bodyLimit, length > limit {
                     callbackError = .responseTooLarge(limit: limit)
                     return false

@@ -39,7 +39,7 @@ extension Pipeline {
     private func finish(
         _ result: Result<Response, NetworkError>, sink: ResponseBodySink, bodyInSink: Bool, request: Request, head: StreamHead
     ) async {
-        guard case .success(let response) = result, bodyInSink, (200...299).contains(response.statusCode) else {
+        guard case .success(let response) = result, bodyInSink, StatusRules.isSuccess(response.statusCode) else {
             // A failure, a non-2xx accepted by validation, or a response a plugin answered with in
             // `prepare`: the body (if any) is whole, in the response. A transport success was not
             // observed yet (attemptOnce defers streamed successes).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One shared timer that ends overdue URLSession exchanges and polls transfer progress.
 ///

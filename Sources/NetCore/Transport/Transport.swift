@@ -40,7 +40,7 @@ public extension Transport {
             body.finish(throwing: NetworkError(error))
             throw error
         }
-        guard (200...299).contains(response.statusCode) else {
+        guard StatusRules.isSuccess(response.statusCode) else {
             body.finish()
             return response
         }

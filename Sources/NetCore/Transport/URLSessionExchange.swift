@@ -2,7 +2,6 @@
     import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 
 /// One request's life inside ``URLSessionTransport``: the task, the deadline timer, progress
 /// polling, and a continuation resumed exactly once.
@@ -172,8 +171,8 @@ final class Exchange: Sendable {
             return false
         case .success(let length):
             state.withLock { $0.downloadTotal = length }
-            if stream != nil, (200...299).contains(http.statusCode) { return true }
-            let bodyless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
+            if stream != nil, StatusRules.isSuccess(http.statusCode) { return true }
+            let bodyless = StatusRules.hasNoBody(statusCode: http.statusCode, method: request.method.rawValue)
             if !bodyless, let limit = request.limits.maxBodyBytes, length > limit {
                 stop(because: .failed(.responseTooLarge(limit: limit)))
                 return false
@@ -184,7 +183,7 @@ final class Exchange: Sendable {
 
     /// For a stream: hands the 2xx head to the caller now; the body will follow in the sink.
     func deliverHeadIfStreaming(_ response: URLResponse) {
-        guard let stream, let http = response as? HTTPURLResponse, (200...299).contains(http.statusCode) else { return }
+        guard let stream, let http = response as? HTTPURLResponse, StatusRules.isSuccess(http.statusCode) else { return }
         let continuation = state.withLock { state -> CheckedContinuation<Response, any Error>? in
             guard case .deliverHead = state.machine.streamedHeadReceived() else { return nil }
             state.lastActivity = .now
@@ -286,7 +285,7 @@ final class Exchange: Sendable {
             settleDownload(result(data: Data(), fileURL: nil, response: response, error: error))
             return
         }
-        if (200...299).contains(http.statusCode) {
+        if StatusRules.isSuccess(http.statusCode) {
             let staging = DownloadFiles.temporaryURL(beside: destination.url)
             do {
                 // Whatever fails below, the staging file goes: no stray files beside the destination.

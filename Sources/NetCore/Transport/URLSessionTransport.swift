@@ -2,7 +2,6 @@
     import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 
 /// The portable default transport, built on `URLSession`.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// Waits for a task that several callers share, and stops waiting as soon as the waiting call is
 /// cancelled, by its task or `Provider.cancelAll()` (throwing `CancellationError`), while the
