@@ -54,11 +54,23 @@ public struct Response: Sendable, CustomStringConvertible {
     /// - Throws: ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)``
     ///   naming the type, the key path and the start of the body, with this response and the
     ///   `DecodingError` (or `JSONSerialization`'s error) it came from.
+    /// - Parameter failsOnEmptyData: With `false`, an empty body decodes as JSON `null` (so an
+    ///   optional type gets `nil`) instead of failing; Moya's parameter of the same name.
     public func decode<T: Decodable>(
-        _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder()
+        _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder(),
+        failsOnEmptyData: Bool = true
     ) throws(NetworkError) -> T {
         // The type's name is only needed for an error; describing a type costs about a microsecond.
         var typeName: String { String(describing: T.self) }
+        if !failsOnEmptyData, data.isEmpty {
+            do {
+                return try decoder.decode(T.self, from: Data("null".utf8))
+            } catch {
+                throw .decodingFailed(
+                    type: typeName, keyPath: keyPath, reason: "the body is empty and \(typeName) cannot be decoded from null",
+                    bodyExcerpt: "(empty body)", response: self, underlying: error)
+            }
+        }
         do {
             guard let keyPath, !keyPath.isEmpty else { return try decoder.decode(T.self, from: data) }
             let root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

@@ -78,3 +78,18 @@ struct MoyaNamesTests {
         #expect(badURL?.code == .invalidURL)
     }
 }
+
+@Suite("Decoding an empty body")
+struct EmptyBodyDecodingTests {
+    struct Item: Decodable { var id: Int }
+
+    @Test("failsOnEmptyData: false decodes an empty body as null; the default still fails")
+    func emptyBody() throws {
+        let empty = Response(statusCode: 204, data: Data())
+        #expect(try empty.decode(Item?.self, failsOnEmptyData: false) == nil)
+        #expect(throws: NetworkError.self) { try empty.decode(Item?.self) }
+        #expect(throws: NetworkError.self) { try empty.decode(Item.self, failsOnEmptyData: false) }
+        let full = Response(statusCode: 200, data: Data(#"{"id": 3}"#.utf8))
+        #expect(try full.decode(Item.self, failsOnEmptyData: false).id == 3)
+    }
+}
