@@ -54,8 +54,12 @@ public struct Response: Sendable, CustomStringConvertible {
     /// - Throws: ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)``
     ///   naming the type, the key path and the start of the body, with this response and the
     ///   `DecodingError` (or `JSONSerialization`'s error) it came from.
-    /// - Parameter failsOnEmptyData: With `false`, an empty body decodes as JSON `null` (so an
-    ///   optional type gets `nil`) instead of failing; Moya's parameter of the same name.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - keyPath: A dot-separated path to the value to decode, or `nil` for the whole body.
+    ///   - decoder: The decoder. Default: a plain `JSONDecoder`.
+    ///   - failsOnEmptyData: With `false`, an empty body decodes as JSON `null` (so an optional
+    ///     type gets `nil`) instead of failing; Moya's parameter of the same name.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder(),
         failsOnEmptyData: Bool = true
