@@ -34,7 +34,9 @@ enum HTTPFreshness {
     /// `Expires` − `Date` (an invalid `Expires` is 0), else 10% of `Date` − `Last-Modified` for the
     /// statuses that allow a heuristic, else 0. A missing or invalid `Date` counts as
     /// `responseTime`.
-    static func lifetime(status: Int, headers: HTTPHeaders, directives: HTTPCacheDirectives, responseTime: Date)
+    static func lifetime(
+        status: Int, headers: HTTPHeaders, directives: HTTPCacheDirectives, responseTime: Date
+    )
         -> TimeInterval
     {
         if directives.noCache { return 0 }
