@@ -3,7 +3,7 @@ import NetCore
 
 /// A stored response with the metadata the cache needs to judge it.
 public struct CacheEntry: Sendable, Equatable {
-    /// The status code (2xx).
+    /// The status code (2xx; under ``CachePolicy/http`` any status the RFC lets a cache store).
     public var statusCode: Int
     /// The response headers.
     public var headers: HTTPHeaders

@@ -99,7 +99,11 @@ public struct CachePlugin: Plugin {
     /// Every credential header name: the standard ones and ``credentialHeaders``.
     let credentials: CredentialHeaders
     private let policyProvider: (@Sendable (any TargetType) -> CachePolicy?)?
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
+    /// Sends the background revalidations of ``CachePolicy/http``'s `stale-while-revalidate`.
+    public let revalidationTransport: (any Transport)?
+    /// Keys with a background revalidation under way.
+    let refreshesInFlight = Locked<Set<CacheKey>>([])
 
     /// Creates a cache plugin.
     /// - Parameters:
@@ -118,6 +122,9 @@ public struct CachePlugin: Plugin {
     ///   - defaultMethods: Methods the default policy covers. Default: GET and HEAD.
     ///   - policyProvider: Chooses a policy per target (`nil` answers fall back to `policy`);
     ///     a ``CacheableTarget`` wins over it.
+    ///   - revalidationTransport: Under ``CachePolicy/http``, the transport that revalidates in the
+    ///     background an entry served stale within its `stale-while-revalidate` window (usually the
+    ///     provider's transport). `nil` (default): such an entry is revalidated before it is served.
     ///   - now: The clock, injectable for tests.
     public init(
         storage: any CacheStorage = MemoryStorage(), policy: CachePolicy = .networkElseCache,
@@ -126,8 +133,10 @@ public struct CachePlugin: Plugin {
         credentialHeaders: Set<String> = [], isPrivate: Bool = false,
         defaultMethods: Set<HTTPMethod> = [.get, .head],
         policyProvider: (@Sendable (any TargetType) -> CachePolicy?)? = nil,
+        revalidationTransport: (any Transport)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.revalidationTransport = revalidationTransport
         self.storage = storage
         self.policy = policy
         self.maxAge = maxAge
@@ -165,7 +174,7 @@ public struct CachePlugin: Plugin {
         key(for: request, rule: rule(for: request.originalTarget), credentialDigest: credentials.digest(of: request.headers))
     }
 
-    private func key(for request: Request, rule: CacheRule, credentialDigest: String?) -> CacheKey? {
+    func key(for request: Request, rule: CacheRule, credentialDigest: String?) -> CacheKey? {
         CacheKey(
             request: request, version: rule.version, headerNames: keyHeaders, sensitiveData: rule.sensitiveData,
             credentialDigest: credentialDigest)
@@ -212,6 +221,8 @@ public struct CachePlugin: Plugin {
                 let stale = entry.isExpired(at: time, limit: rule.maxAge)
                 return .provisional(cachedResponse(entry, for: request, at: time, stale: stale))
             }
+        case .http:
+            return prepareHTTP(&request, state: state, at: time)
         case .revalidate:
             if let entry = lookup(key, rule, for: request) {
                 state.revalidating = entry
@@ -224,6 +235,13 @@ public struct CachePlugin: Plugin {
     }
 
     public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
+        invalidateIfUnsafe(response, for: request)
+        if let state = request.context[CacheStateKey.self], state.rule.policy == .http {
+            if response.statusCode < 500 || staleAnswer(for: request, state: state, transportFailure: false) == nil {
+                storeHTTP(response, for: request, state: state)
+            }
+            return .proceed
+        }
         guard let state = request.context[CacheStateKey.self], state.rule.policy.writes,
             (200...299).contains(response.statusCode), response.source != .cache,
             response.fileURL == nil, request.download == nil,
@@ -242,11 +260,25 @@ public struct CachePlugin: Plugin {
     }
 
     public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+        if case .unacceptableStatus(let response) = error { invalidateIfUnsafe(response, for: request) }
         guard let state = request.context[CacheStateKey.self] else { return .proceed }
         if case .unacceptableStatus(let response) = error, response.statusCode == 304,
             let entry = state.revalidating
         {
             return .recover(refresh(entry, with: response, state: state, request: request))
+        }
+        if state.rule.policy == .http {
+            let isServerError: Bool
+            if case .unacceptableStatus(let response) = error {
+                isServerError = response.statusCode >= 500
+                if !isServerError { storeHTTP(response, for: request, state: state) }
+            } else {
+                isServerError = false
+            }
+            guard isServerError || Self.isTransportFailure(error),
+                let stale = staleAnswer(for: request, state: state, transportFailure: !isServerError)
+            else { return .proceed }
+            return .recover(stale)
         }
         guard state.rule.policy == .networkElseCache, Self.isTransportFailure(error),
             let entry = lookup(state.key, state.rule, for: request)
@@ -255,10 +287,12 @@ public struct CachePlugin: Plugin {
     }
 
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        guard case .success(let response) = result, response.statusCode == 304, response.source != .cache,
+        guard case .success(let response) = result, response.source != .cache else { return Self.validated(result) }
+        guard response.statusCode == 304 || response.statusCode >= 500,
             let state = request.context[CacheStateKey.self], let entry = state.revalidating
         else { return result }
-        return .success(refresh(entry, with: response, state: state, request: request))
+        if response.statusCode == 304 { return .success(refresh(entry, with: response, state: state, request: request)) }
+        return staleAnswer(for: request, state: state, transportFailure: false).map { .success($0) } ?? result
     }
 
     // MARK: Internals
@@ -266,6 +300,14 @@ public struct CachePlugin: Plugin {
     /// Stores `entry` refreshed by a 304 (its headers merged in, its age reset) and returns the
     /// response to give the caller.
     private func refresh(_ entry: CacheEntry, with notModified: Response, state: CacheState, request: Request) -> Response {
+        if state.rule.policy == .http {
+            let refreshed = refreshedHTTPEntry(entry, with: notModified, state: state)
+            storeRefreshed(refreshed, for: request, state: state)
+            let judgement = HTTPJudgement(entry: refreshed, limit: state.rule.maxAge, at: now())
+            var response = httpResponse(refreshed, for: request, judgement: judgement)
+            response.cacheInfo?.isStale = false
+            return response
+        }
         var refreshed = entry
         for field in notModified.headers where !Self.representationHeaders.contains(field.name.lowercased()) {
             refreshed.headers[field.name] = field.value
@@ -273,15 +315,20 @@ public struct CachePlugin: Plugin {
         let time = now()
         refreshed.storedAt = time
         if respectsCacheControl { refreshed.maxAge = CacheControl(refreshed.headers).responseLimit }
-        if mayStore(for: request, state: state) {
-            if let varying = admission(of: refreshed.headers, for: request) {
-                refreshed.varyingHeaders = varying
-                try? storage.store(refreshed, for: state.key)
-            } else {
-                storage.remove(for: state.key)
-            }
-        }
+        storeRefreshed(refreshed, for: request, state: state)
         return cachedResponse(refreshed, for: request, at: time, stale: false)
+    }
+
+    /// Stores an entry a 304 refreshed, or removes it when its new headers forbid storing.
+    func storeRefreshed(_ entry: CacheEntry, for request: Request, state: CacheState) {
+        guard mayStore(for: request, state: state) else { return }
+        var refreshed = entry
+        if let varying = admission(of: refreshed.headers, for: request) {
+            refreshed.varyingHeaders = varying
+            try? storage.store(refreshed, for: state.key)
+        } else {
+            storage.remove(for: state.key)
+        }
     }
 
     private func cachedResponse(_ entry: CacheEntry, for request: Request, at time: Date, stale: Bool) -> Response {
@@ -294,7 +341,7 @@ public struct CachePlugin: Plugin {
 
     /// The rule for `target`, which callers unwrap from ``/NetCore/AnyTarget`` first
     /// (``/NetCore/Request/originalTarget``).
-    private func rule(for target: any TargetType) -> CacheRule {
+    func rule(for target: any TargetType) -> CacheRule {
         if Self.adoptsCacheableTarget(type(of: target)), let cacheable = target as? any CacheableTarget {
             return CacheRule(
                 policy: cacheable.cachePolicy, isExplicit: true, maxAge: cacheable.cacheMaxAge ?? maxAge,
@@ -332,11 +379,6 @@ public struct CachePlugin: Plugin {
             false
         }
     }
-
-    /// Headers of a 304 that describe its (empty) body, not the stored representation.
-    private static let representationHeaders: Set<String> = [
-        "content-length", "content-type", "content-encoding", "transfer-encoding", "content-range",
-    ]
 }
 
 /// The effective caching choices for one request.
@@ -359,6 +401,8 @@ struct CacheState: Sendable {
     /// The digest of the credential headers `prepare` saw (`nil`: none): a response to a request
     /// whose credentials changed after `prepare` is not stored under this key.
     var credentialDigest: String?
+    /// When `prepare` ran (``CachePolicy/http`` counts the time in flight into the age).
+    var requestTime: Date?
 }
 
 enum CacheStateKey: RequestContextKey {

@@ -20,6 +20,11 @@ public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
     /// Sends with `If-None-Match` / `If-Modified-Since` from the stored entry; a `304 Not Modified`
     /// answers with the stored body and refreshes the entry's age.
     case revalidate
+    /// A private HTTP cache following RFC 9111 and RFC 5861: the response's and the request's
+    /// `Cache-Control`, `Expires`, `Age`, `Date` and validators decide what is stored, what is
+    /// fresh and what is revalidated (see the Caching article). Responses to unsafe methods
+    /// invalidate the entries of their URL.
+    case http
 
     /// Whether the policy writes successful responses to storage.
     var writes: Bool { self != .ignore && self != .cacheOnly }
