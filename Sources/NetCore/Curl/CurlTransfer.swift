@@ -19,7 +19,7 @@
         var callbackError: NetworkError?
         var download: CurlDownload?
         /// The connection this transfer reads, once known (for the stall watchdog's verdicts).
-        private(set) var socketID: CurlSocketRegistry.SocketID?
+        var socketID: CurlSocketRegistry.SocketID?
 
         // The response being received (reset by each status line: 1xx, redirects).
         var statusCode = 0
@@ -35,7 +35,7 @@
 
         /// A streamed response's head went to the caller; the body now goes to the job's sink and
         /// the end of the transfer finishes the sink instead of the continuation.
-        private var headDelivered = false
+        private(set) var headDelivered = false
         /// The stream is paused until its reader has room (backpressure).
         private(set) var isPaused = false
         /// Paused after a share of body bytes so that the loop serves other transfers before this
@@ -54,7 +54,7 @@
 
         /// The engine, for commands a stream's reader triggers (unpause, cancel). Strong: it runs
         /// this transfer's loop anyway, and a stopped engine ignores late commands.
-        private let engine: CurlEngine
+        let engine: CurlEngine
         /// The registry every socket of this transport's connections goes through.
         var sockets: CurlSocketRegistry { engine.sockets }
 
@@ -135,45 +135,6 @@
         /// The most body bytes this transfer may keep (after decoding). A streamed 2xx body has no
         /// limit: its reader consumes it as it comes.
         private var bodyLimit: Int64? { headDelivered ? nil : request.limits.bodyLimit(forDownload: download != nil) }
-
-        // MARK: Deadlines and connections
-
-        /// Fails the transfer with `.timedOut` when a response received whole (or a stream's head)
-        /// is past its deadline; called from the callbacks, which run for every chunk.
-        private func stopsAtDeadline() -> Bool {
-            guard !headDelivered, job.deadline <= .now else { return false }
-            callbackError = .timedOut
-            return true
-        }
-
-        /// Opens the socket of a new connection for libcurl, through the transport's registry.
-        func openSocket(_ address: curl_sockaddr) -> curl_socket_t {
-            guard let socket = engine.sockets.open(family: address.family, type: address.socktype, protocol: address.protocol) else {
-                return -1
-            }
-            socketID = socket.id
-            return socket.descriptor
-        }
-
-        /// Records the connection a response arrives on (a reused one was not opened by this transfer).
-        private func noteConnection() {
-            var descriptor: curl_socket_t = -1
-            guard netkit_easy_getinfo_socket(handle.easy, CURLINFO_ACTIVESOCKET, &descriptor) == CURLE_OK, descriptor >= 0 else { return }
-            socketID = engine.sockets.id(of: descriptor) ?? socketID
-        }
-
-        /// The transfer's connection was cut off for `reason`; it explains the failure libcurl reports.
-        func blame(_ reason: NetworkError) {
-            guard callbackError == nil else { return }
-            // No status line from the origin yet: through a proxy, the captor was the proxy (its
-            // answer to CONNECT never reaches the header callback).
-            if statusCode == 0, let proxy = CurlProxy.server(for: request, configuration: configuration) {
-                callbackError = .proxyFailed(
-                    proxy: proxy.address, reason: "the proxy kept sending without completing its answer (endless CONNECT headers?); the connection was closed")
-            } else {
-                callbackError = reason
-            }
-        }
 
         // MARK: Streams
 
