@@ -21,8 +21,10 @@ final class CookieFile: Sendable {
 
     /// The cookies in the file, with their last use; none when the file is missing or unusable.
     func load(at now: Date) -> [(cookie: Cookie, lastAccess: Date)] {
+        // An empty file is an empty jar; it is not read (FoundationEssentials' reader leaks its
+        // 4 KiB buffer on a zero-byte file, seen under the address sanitizer).
         guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
-            size.intValue <= Self.maxBytes,
+            size.intValue > 0, size.intValue <= Self.maxBytes,
             let data = try? Data(contentsOf: url),
             let contents = try? JSONDecoder().decode(Contents.self, from: data),
             contents.format == Self.format, contents.version == 1
