@@ -14,7 +14,7 @@ import Foundation
 final class Exchange: Sendable {
     typealias StopReason = ExchangeStopReason
 
-    private struct State {
+    struct State {
         var machine = ExchangeStateMachine()
         var continuation: CheckedContinuation<Response, any Error>?
         var task: URLSessionTask?
@@ -59,7 +59,7 @@ final class Exchange: Sendable {
     private let startInstant: ContinuousClock.Instant
     private let startDate = Date()
     // Every mutable field lives in this mutex.
-    private let state = Locked(State())
+    let state = Locked(State())
 
     /// Where running tasks are suspended, resumed and cancelled, one queue per transport.
     /// FoundationNetworking's task methods wait for the session's own work queue; called from a
@@ -275,51 +275,9 @@ final class Exchange: Sendable {
         }
     }
 
-    /// Handles a finished download: moves a 2xx body into place (URLSession deletes `location`
-    /// when this returns); keeps any other body in memory so it never lands in the destination.
-    func finishDownload(location: URL?, response: URLResponse?, error: (any Error)?) {
-        // A stopped or completed exchange never claims it: a cancelled caller must never find its
-        // destination replaced.
-        guard let destination = request.download, case .moveDownload = state.withLock({ $0.machine.downloadFinished() }) else { return }
-        guard error == nil, let location, let http = response as? HTTPURLResponse else {
-            settleDownload(result(data: Data(), fileURL: nil, response: response, error: error))
-            return
-        }
-        if StatusRules.isSuccess(http.statusCode) {
-            let staging = DownloadFiles.temporaryURL(beside: destination.url)
-            do {
-                // Whatever fails below, the staging file goes: no stray files beside the destination.
-                defer { try? FileManager.default.removeItem(at: staging) }
-                try FileManager.default.createDirectory(at: staging.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try FileManager.default.moveItem(at: location, to: staging)
-                try DownloadFiles.moveIntoPlace(staging, to: destination.url)
-                // URLSession downloads whole; a partial file another transport left is now stale.
-                if destination.resumable { try? FileManager.default.removeItem(at: destination.partialFileURL) }
-            } catch {
-                settleDownload(.failure(NetworkError.fileSystem(reason: "could not move the download to \(destination.url.path): \(error)", underlying: error)))
-                return
-            }
-            settleDownload(result(data: Data(), fileURL: destination.url, response: response, error: nil))
-        } else {
-            let body = ((try? FileHandle(forReadingFrom: location).read(upToCount: 1 << 20)) ?? nil) ?? Data()
-            settleDownload(result(data: body, fileURL: nil, response: response, error: nil))
-        }
-    }
-
-    /// The claimed download is settled: the caller gets `result`.
-    private func settleDownload(_ result: Result<Response, NetworkError>) {
-        let (action, continuation) = state.withLock { state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
-            let action = state.machine.downloadSettled()
-            guard case .finish = action else { return (action, nil) }
-            return (action, state.end())
-        }
-        guard case .finish(let recipient) = action else { return }
-        deliver(result, to: recipient, continuation: continuation)
-    }
-
     /// Gives the outcome to the stream's reader or to the waiting caller; the deadline is no
     /// longer watched.
-    private func deliver(
+    func deliver(
         _ result: Result<Response, NetworkError>, to recipient: ExchangeStateMachine.Recipient,
         continuation: CheckedContinuation<Response, any Error>?
     ) {
@@ -342,7 +300,7 @@ final class Exchange: Sendable {
         continuation.resume(with: result.mapError { $0 as any Error })
     }
 
-    private func result(data: Data, fileURL: URL?, response: URLResponse?, error: (any Error)?) -> Result<Response, NetworkError> {
+    func result(data: Data, fileURL: URL?, response: URLResponse?, error: (any Error)?) -> Result<Response, NetworkError> {
         let (stopReason, challenged) = state.withLock { ($0.machine.stopReason, $0.challengeResponse) }
         if let stopReason { return .failure(stopReason.error) }
         var response = response
@@ -420,141 +378,5 @@ final class Exchange: Sendable {
         guard let progress else { return }
         CapabilityCheck.finalEvents(
             sent: request.body.contentLength ?? 0, received: response.metrics?.bytesReceived ?? Int64(response.data.count), to: progress)
-    }
-}
-
-/// The session-wide delegate: refuses redirects (the transport follows them itself, hop by hop)
-/// and answers authentication challenges.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    // Maps task identifiers to their exchange while the task runs.
-    private let exchanges = Locked<[Int: Exchange]>([:])
-
-    func register(_ task: URLSessionTask, exchange: Exchange) {
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
-    }
-
-    func unregister(_ exchange: Exchange) {
-        exchanges.withLock { map in
-            if let key = map.first(where: { $0.value === exchange })?.key { map[key] = nil }
-        }
-    }
-
-    private func exchange(for task: URLSessionTask) -> Exchange? {
-        exchanges.withLock { $0[task.taskIdentifier] }
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let exchange = exchange(for: dataTask)
-        let proceed = exchange?.receive(response) ?? true
-        completionHandler(proceed ? .allow : .cancel)
-        if proceed { exchange?.deliverHeadIfStreaming(response) }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(for: dataTask)?.receive(data)
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
-        totalBytesExpectedToSend: Int64
-    ) {
-        exchange(for: task)?.didSend(total: totalBytesSent, expected: totalBytesExpectedToSend)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        // Downloads finish in their completion handler (a download delegate would write twice).
-        guard let exchange = exchange(for: task), exchange.request.download == nil else { return }
-        unregister(exchange)
-        exchange.finish(response: task.response, error: error)
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        // The 3xx comes back as the response; RedirectFollower decides, with the same rules as
-        // every transport, and sends the next hop as a new task (307/308 bodies included).
-        completionHandler(nil)
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        #if !canImport(FoundationNetworking)
-            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
-                completionHandler(.performDefaultHandling, nil)
-                return
-            }
-        #endif
-        // On Linux (Swift 6.3.1) default handling of an HTTP auth challenge never completes the
-        // task. NetKit sends credentials itself, so the challenge is cancelled and the 401 that
-        // carried it is handed back as the response.
-        if let challengeResponse = challenge.failureResponse as? HTTPURLResponse {
-            exchanges.withLock { $0[task.taskIdentifier] }?.recordChallengeResponse(challengeResponse)
-        }
-        completionHandler(.cancelAuthenticationChallenge, nil)
-    }
-}
-
-/// Maps URLSession's errors to ``NetworkError``.
-enum URLErrorMapping {
-    /// The error for what URLSession reported; its ``NetworkError/underlyingError`` is the
-    /// `URLError` (or whatever else URLSession threw) unchanged.
-    static func map(_ error: any Error, host: String) -> NetworkError {
-        if let error = error as? NetworkError { return error }
-        guard let urlError = error as? URLError else { return NetworkError(error) }
-        return classify(urlError, host: host).causedBy(urlError)
-    }
-
-    private static func classify(_ urlError: URLError, host: String) -> NetworkError {
-        switch urlError.code {
-        case .cancelled: return .cancelled
-        case .timedOut: return .timedOut
-        case .cannotFindHost, .dnsLookupFailed: return .dnsFailure(host: host)
-        case .cannotConnectToHost, .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed:
-            return .connectionFailed(host: host, reason: urlError.localizedDescription)
-        case .networkConnectionLost: return .connectionLost(reason: urlError.localizedDescription)
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-            .clientCertificateRequired:
-            return .tlsFailure(host: host, reason: urlError.localizedDescription)
-        case .httpTooManyRedirects, .redirectToNonExistentLocation:
-            return .redirectRefused(reason: urlError.localizedDescription)
-        case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .zeroByteResource,
-            .unsupportedURL:
-            // The same events get the same errors as on CurlTransport: an empty reply is a lost
-            // connection there, and -1002 here is libcurl's "unsupported HTTP version" (a
-            // malformed status line), since NetKit checks URL schemes before sending.
-            if urlError.localizedDescription.lowercased().contains("empty reply") {
-                return .connectionLost(reason: "the server closed the connection without answering (\(urlError.localizedDescription))")
-            }
-            return .invalidResponse(reason: urlError.localizedDescription)
-        default:
-            // On Linux many libcurl failures arrive as code -1 with only libcurl's text.
-            let text = urlError.localizedDescription.lowercased()
-            if text.contains("chunk") {
-                return .invalidResponse(reason: "the chunked body is malformed: \(urlError.localizedDescription)")
-            }
-            if text.contains("out of memory") {
-                return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
-            }
-            if text.contains("ssl") || text.contains("certificate") || text.contains("tls") {
-                return .tlsFailure(host: host, reason: urlError.localizedDescription)
-            }
-            if text.contains("transfer closed with") {
-                return .truncatedResponse(expected: nil, received: nil)
-            }
-            if text.contains("unencoding") || text.contains("decompress") {
-                return .invalidResponse(reason: "the compressed body is corrupt (\(urlError.localizedDescription))")
-            }
-            if text.contains("connection reset") || text.contains("recv failure") || text.contains("send failure") {
-                return .connectionLost(reason: urlError.localizedDescription)
-            }
-            return .transport(reason: "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
-        }
     }
 }
