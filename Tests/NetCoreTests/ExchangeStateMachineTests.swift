@@ -10,7 +10,7 @@ struct ExchangeStateMachineTests {
 
     /// The events, by name, so each state can be checked against all of them.
     enum Event: String, CaseIterable, CustomStringConvertible {
-        case start, cancel, timeOut, fail, head, data, full, drained, complete, downloadFinished, downloadSettled
+        case start, cancel, timeOut, fail, head, data, complete, downloadFinished, downloadSettled
 
         var description: String { rawValue }
 
@@ -22,8 +22,6 @@ struct ExchangeStateMachineTests {
             case .fail: machine.stop(.failed(.responseTooLarge(limit: 1)))
             case .head: machine.streamedHeadReceived()
             case .data: machine.dataReceived()
-            case .full: machine.bufferFull()
-            case .drained: machine.bufferDrained()
             case .complete: machine.taskCompleted()
             case .downloadFinished: machine.downloadFinished()
             case .downloadSettled: machine.downloadSettled()
@@ -54,11 +52,11 @@ struct ExchangeStateMachineTests {
     @Test("idle: start runs the task; a stop before start fails the caller at once")
     func idle() {
         #expect(Machine().state.description == "idle")
-        #expect(step([], then: .start) == ("startTask", "running(suspended: false)"))
+        #expect(step([], then: .start) == ("startTask", "running"))
         #expect(step([], then: .cancel) == ("failCaller(cancelled)", "stoppedBeforeStart(cancelled)"))
         #expect(step([], then: .timeOut) == ("failCaller(timedOut)", "stoppedBeforeStart(timedOut)"))
         #expect(step([], then: .fail).state.hasPrefix("stoppedBeforeStart(failed("))
-        for event in [Event.head, .data, .full, .drained, .complete, .downloadFinished, .downloadSettled] {
+        for event in [Event.head, .data, .complete, .downloadFinished, .downloadSettled] {
             #expect(step([], then: event) == ("none", "idle"), "\(event)")
         }
     }
@@ -76,30 +74,15 @@ struct ExchangeStateMachineTests {
 
     @Test("running: data is buffered, a stop cancels the task and fails the caller, completion answers the caller")
     func running() {
-        #expect(step([.start], then: .data) == ("bufferBody", "running(suspended: false)"))
-        #expect(step([.start], then: .cancel) == ("cancelTask(resumeFirst: false, failing: caller, cancelled)", "stopped(cancelled)"))
-        #expect(step([.start], then: .timeOut) == ("cancelTask(resumeFirst: false, failing: caller, timedOut)", "stopped(timedOut)"))
-        #expect(step([.start], then: .fail).action.hasPrefix("cancelTask(resumeFirst: false, failing: caller, failed("))
+        #expect(step([.start], then: .data) == ("bufferBody", "running"))
+        #expect(step([.start], then: .cancel) == ("cancelTask(failing: caller, cancelled)", "stopped(cancelled)"))
+        #expect(step([.start], then: .timeOut) == ("cancelTask(failing: caller, timedOut)", "stopped(timedOut)"))
+        #expect(step([.start], then: .fail).action.hasPrefix("cancelTask(failing: caller, failed("))
         #expect(step([.start], then: .complete) == ("finish(caller)", "completed"))
-        #expect(step([.start], then: .head) == ("deliverHead", "streaming(suspended: false)"))
-        #expect(step([.start], then: .full) == ("suspendTask", "running(suspended: true)"))
-        #expect(step([.start], then: .drained) == ("none", "running(suspended: false)"))
+        #expect(step([.start], then: .head) == ("deliverHead", "streaming"))
         #expect(step([.start], then: .downloadFinished) == ("moveDownload", "claimedByDownload"))
-        #expect(step([.start], then: .start) == ("none", "running(suspended: false)"))
-        #expect(step([.start], then: .downloadSettled) == ("none", "running(suspended: false)"))
-    }
-
-    @Test("running, suspended: drained resumes; a stop resumes before cancelling; a second full does nothing")
-    func runningSuspended() {
-        let suspended: [Event] = [.start, .full]
-        #expect(machine(after: suspended).isSuspended)
-        #expect(step(suspended, then: .full) == ("none", "running(suspended: true)"))
-        #expect(step(suspended, then: .drained) == ("resumeTask", "running(suspended: false)"))
-        #expect(step(suspended, then: .cancel) == ("cancelTask(resumeFirst: true, failing: caller, cancelled)", "stopped(cancelled)"))
-        #expect(step(suspended, then: .data) == ("bufferBody", "running(suspended: true)"))
-        #expect(step(suspended, then: .complete) == ("finish(caller)", "completed"))
-        #expect(step(suspended, then: .head) == ("deliverHead", "streaming(suspended: true)"))
-        #expect(step(suspended, then: .downloadFinished) == ("moveDownload", "claimedByDownload"))
+        #expect(step([.start], then: .start) == ("none", "running"))
+        #expect(step([.start], then: .downloadSettled) == ("none", "running"))
     }
 
     // MARK: streaming
@@ -108,25 +91,13 @@ struct ExchangeStateMachineTests {
     func streaming() {
         let streaming: [Event] = [.start, .head]
         #expect(machine(after: streaming).isStreaming)
-        #expect(step(streaming, then: .data) == ("forwardToStream", "streaming(suspended: false)"))
-        #expect(step(streaming, then: .full) == ("suspendTask", "streaming(suspended: true)"))
-        #expect(step(streaming, then: .drained) == ("none", "streaming(suspended: false)"))
-        #expect(step(streaming, then: .cancel) == ("cancelTask(resumeFirst: false, failing: stream, cancelled)", "stopped(cancelled)"))
-        #expect(step(streaming, then: .timeOut) == ("cancelTask(resumeFirst: false, failing: stream, timedOut)", "stopped(timedOut)"))
+        #expect(step(streaming, then: .data) == ("forwardToStream", "streaming"))
+        #expect(step(streaming, then: .cancel) == ("cancelTask(failing: stream, cancelled)", "stopped(cancelled)"))
+        #expect(step(streaming, then: .timeOut) == ("cancelTask(failing: stream, timedOut)", "stopped(timedOut)"))
         #expect(step(streaming, then: .complete) == ("finish(stream)", "completed"))
         for event in [Event.start, .head, .downloadFinished, .downloadSettled] {
-            #expect(step(streaming, then: event) == ("none", "streaming(suspended: false)"), "\(event)")
+            #expect(step(streaming, then: event) == ("none", "streaming"), "\(event)")
         }
-    }
-
-    @Test("streaming, suspended: the reader drains to resume; a stop resumes the task before cancelling it")
-    func streamingSuspended() {
-        let suspended: [Event] = [.start, .head, .full]
-        #expect(step(suspended, then: .full) == ("none", "streaming(suspended: true)"))
-        #expect(step(suspended, then: .drained) == ("resumeTask", "streaming(suspended: false)"))
-        #expect(step(suspended, then: .cancel) == ("cancelTask(resumeFirst: true, failing: stream, cancelled)", "stopped(cancelled)"))
-        #expect(step(suspended, then: .complete) == ("finish(stream)", "completed"))
-        #expect(step(suspended, then: .data) == ("forwardToStream", "streaming(suspended: true)"))
     }
 
     // MARK: downloads
@@ -146,7 +117,7 @@ struct ExchangeStateMachineTests {
         "every event after the end is ignored",
         arguments: [
             [Event.start, .cancel], [.start, .timeOut], [.start, .fail], [.start, .complete], [.start, .head, .complete],
-            [.start, .head, .cancel], [.start, .full, .cancel], [.start, .downloadFinished, .downloadSettled], [.cancel, .start],
+            [.start, .head, .cancel], [.start, .downloadFinished, .downloadSettled], [.cancel, .start],
         ])
     func lateEvents(ending events: [Event]) {
         let ended = machine(after: events).state.description

@@ -36,7 +36,7 @@ enum ExchangeStopReason: Sendable, CustomStringConvertible {
 /// running / streaming ──stop──▶ stopped
 /// ```
 ///
-/// `running` and `streaming` carry whether the task is suspended (backpressure). The end states
+/// Nothing suspends a task (FoundationNetworking starts a resumed data task over). The end states
 /// (`stopped`, `completed`) and `claimedByDownload` ignore stops; every event after the end is
 /// ignored, so URLSession's late callbacks cannot answer a caller twice.
 struct ExchangeStateMachine: Sendable {
@@ -47,9 +47,9 @@ struct ExchangeStateMachine: Sendable {
         /// Stopped before the task started: starting it only fails the caller.
         case stoppedBeforeStart(ExchangeStopReason)
         /// The task runs; the caller waits for the whole response (or a streamed head).
-        case running(suspended: Bool)
+        case running
         /// A streamed 2xx head went to the caller; the body goes to the stream's sink.
-        case streaming(suspended: Bool)
+        case streaming
         /// A finished download is being moved into place; stops can no longer win.
         case claimedByDownload
         /// Ended by a stop; the caller or the reader got its error.
@@ -61,8 +61,8 @@ struct ExchangeStateMachine: Sendable {
             switch self {
             case .idle: "idle"
             case .stoppedBeforeStart(let reason): "stoppedBeforeStart(\(reason))"
-            case .running(let suspended): "running(suspended: \(suspended))"
-            case .streaming(let suspended): "streaming(suspended: \(suspended))"
+            case .running: "running"
+            case .streaming: "streaming"
             case .claimedByDownload: "claimedByDownload"
             case .stopped(let reason): "stopped(\(reason))"
             case .completed: "completed"
@@ -88,13 +88,8 @@ struct ExchangeStateMachine: Sendable {
         case failCaller(ExchangeStopReason)
         /// Cancel the task that was never resumed (the caller already has the reason's error).
         case cancelUnstartedTask(ExchangeStopReason)
-        /// Cancel the task (resuming it first when suspended, so it can be cancelled cleanly) and
-        /// give the reason's error to the recipient.
-        case cancelTask(resumeFirst: Bool, failing: Recipient, ExchangeStopReason)
-        /// Suspend the task until the reader or the callback queue has drained.
-        case suspendTask
-        /// Resume the suspended task.
-        case resumeTask
+        /// Cancel the task and give the reason's error to the recipient.
+        case cancelTask(failing: Recipient, ExchangeStopReason)
         /// Give the streamed head to the caller.
         case deliverHead
         /// Keep the bytes in the response body.
@@ -112,9 +107,7 @@ struct ExchangeStateMachine: Sendable {
             case .startTask: "startTask"
             case .failCaller(let reason): "failCaller(\(reason))"
             case .cancelUnstartedTask(let reason): "cancelUnstartedTask(\(reason))"
-            case .cancelTask(let resumeFirst, let recipient, let reason): "cancelTask(resumeFirst: \(resumeFirst), failing: \(recipient), \(reason))"
-            case .suspendTask: "suspendTask"
-            case .resumeTask: "resumeTask"
+            case .cancelTask(let recipient, let reason): "cancelTask(failing: \(recipient), \(reason))"
             case .deliverHead: "deliverHead"
             case .bufferBody: "bufferBody"
             case .forwardToStream: "forwardToStream"
@@ -132,14 +125,6 @@ struct ExchangeStateMachine: Sendable {
         return false
     }
 
-    /// Whether the task is suspended for backpressure.
-    var isSuspended: Bool {
-        switch state {
-        case .running(let suspended), .streaming(let suspended): suspended
-        default: false
-        }
-    }
-
     /// Why the exchange stopped, once it has.
     var stopReason: ExchangeStopReason? {
         switch state {
@@ -152,7 +137,7 @@ struct ExchangeStateMachine: Sendable {
     mutating func start() -> Action {
         switch state {
         case .idle:
-            state = .running(suspended: false)
+            state = .running
             return .startTask
         case .stoppedBeforeStart(let reason):
             state = .stopped(reason)
@@ -168,12 +153,12 @@ struct ExchangeStateMachine: Sendable {
         case .idle:
             state = .stoppedBeforeStart(reason)
             return .failCaller(reason)
-        case .running(let suspended):
+        case .running:
             state = .stopped(reason)
-            return .cancelTask(resumeFirst: suspended, failing: .caller, reason)
-        case .streaming(let suspended):
+            return .cancelTask(failing: .caller, reason)
+        case .streaming:
             state = .stopped(reason)
-            return .cancelTask(resumeFirst: suspended, failing: .stream, reason)
+            return .cancelTask(failing: .stream, reason)
         case .stoppedBeforeStart, .claimedByDownload, .stopped, .completed:
             return .none
         }
@@ -181,8 +166,8 @@ struct ExchangeStateMachine: Sendable {
 
     /// A 2xx head arrived for a streamed request.
     mutating func streamedHeadReceived() -> Action {
-        guard case .running(let suspended) = state else { return .none }
-        state = .streaming(suspended: suspended)
+        guard case .running = state else { return .none }
+        state = .streaming
         return .deliverHead
     }
 
@@ -192,34 +177,6 @@ struct ExchangeStateMachine: Sendable {
         case .running: .bufferBody
         case .streaming: .forwardToStream
         case .idle, .stoppedBeforeStart, .claimedByDownload, .stopped, .completed: .none
-        }
-    }
-
-    /// The reader's buffer or the callback queue is full.
-    mutating func bufferFull() -> Action {
-        switch state {
-        case .running(suspended: false):
-            state = .running(suspended: true)
-            return .suspendTask
-        case .streaming(suspended: false):
-            state = .streaming(suspended: true)
-            return .suspendTask
-        default:
-            return .none
-        }
-    }
-
-    /// The reader's buffer or the callback queue has drained.
-    mutating func bufferDrained() -> Action {
-        switch state {
-        case .running(suspended: true):
-            state = .running(suspended: false)
-            return .resumeTask
-        case .streaming(suspended: true):
-            state = .streaming(suspended: false)
-            return .resumeTask
-        default:
-            return .none
         }
     }
 

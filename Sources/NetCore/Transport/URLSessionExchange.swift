@@ -7,7 +7,7 @@ import Foundation
 /// polling, and a continuation resumed exactly once.
 ///
 /// The lifecycle is an ``ExchangeStateMachine``: every event runs through it under the lock, and
-/// the action it returns (resume, suspend or cancel the task, answer the caller, feed the stream)
+/// the action it returns (resume or cancel the task, answer the caller, feed the stream)
 /// is performed after the lock is released. Timeouts and cancellation resume the caller at once
 /// instead of waiting for URLSession to call back, so a task URLSession never completes (the
 /// Linux 401 `Basic` bug) cannot hang a request.
@@ -40,13 +40,13 @@ final class Exchange: Sendable {
     }
 
     let request: Request
-    /// When the request must have ended; for a stream whose head arrived, the idle deadline
-    /// (none while suspended for a slow reader) or the total, whichever comes first.
+    /// When the request must have ended; for a stream whose head arrived, the idle deadline or
+    /// the total, whichever comes first.
     var deadline: ContinuousClock.Instant {
         guard let stream else { return headDeadline }
         return state.withLock { state in
             guard state.machine.isStreaming else { return headDeadline }
-            let idle = state.machine.isSuspended ? ContinuousClock.now + .seconds(3600) : state.lastActivity + request.timeout
+            let idle = state.lastActivity + request.timeout
             guard let total = stream.options.totalTimeout else { return idle }
             return min(idle, startInstant + total)
         }
@@ -61,12 +61,12 @@ final class Exchange: Sendable {
     // Every mutable field lives in this mutex.
     let state = Locked(State())
 
-    /// Where running tasks are suspended, resumed and cancelled, one queue per transport.
+    /// Where tasks are made, resumed and cancelled, one queue per transport.
     /// FoundationNetworking's task methods wait for the session's own work queue; called from a
     /// Swift concurrency thread (a reader pulling a chunk, a cancellation handler) they would
     /// block one of the few threads every task shares. Serial, and every call is queued while
     /// the state lock is held, so the calls run in the order the state machine decided them (a
-    /// suspend never overtakes the cancel that follows it).
+    /// resume never overtakes the cancel that follows it).
     private let control: DispatchQueue
 
     init(
@@ -123,20 +123,18 @@ final class Exchange: Sendable {
             state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
             let action = state.machine.stop(reason)
             if case .failCaller = action { return (action, state.end()) }
-            guard case .cancelTask(let resumeFirst, _, _) = action else { return (action, nil) }
+            guard case .cancelTask = action else { return (action, nil) }
             // Not on the delegate queue: a fast body can have many chunk callbacks queued there,
             // and the transfer would run on until they drained. Not on the caller's thread either
             // (see `control`). The caller is answered below at once; later callbacks find it ended.
             if let task = state.task {
-                // A suspended task must run again to be cancelled cleanly.
-                if resumeFirst { control.async { task.resume() } }
                 control.async { task.cancel() }
             }
             return (action, state.end())
         }
         switch action {
         case .failCaller(let reason): answerCaller(continuation, with: .failure(reason.error))
-        case .cancelTask(_, let recipient, let reason): deliver(.failure(reason.error), to: recipient, continuation: continuation)
+        case .cancelTask(let recipient, let reason): deliver(.failure(reason.error), to: recipient, continuation: continuation)
         default: break
         }
     }
