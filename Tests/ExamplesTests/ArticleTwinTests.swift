@@ -45,17 +45,37 @@ struct ArticleTwinTests {
         #expect(checked.count >= 10)
         #expect(checked.first?.first == "import Foundation", "the first NetKit snippet starts with its imports")
         for block in checked {
-            if block.first?.hasPrefix("import ") == true {
-                let opens = twins.contains { _, lines in
-                    let code = Array(lines.drop { $0.hasPrefix("//") || $0.isEmpty })
-                    let imports = code.filter { $0.hasPrefix("import ") || $0.hasPrefix("@testable import ") }
-                    return code.starts(with: block) && imports == block.filter { $0.hasPrefix("import ") }
-                }
-                #expect(opens, "no file in Tests/ExamplesTests opens with this block and imports nothing else:\n\(block.joined(separator: "\n"))")
-            } else {
-                let found = twins.contains { Self.occurs(block, in: $0.1) }
-                #expect(found, "not in any file of Tests/ExamplesTests:\n\(block.joined(separator: "\n"))")
-            }
+            let found = Self.isInTwin(block, twins: twins.map(\.1))
+            #expect(found, "not in a file of Tests/ExamplesTests (an import block must open one):\n\(block.joined(separator: "\n"))")
+        }
+    }
+
+    /// The guides whose code is all NetKit: every block is in the twin, and the first one (its
+    /// imports) opens it, as in the README check.
+    @Test(arguments: [
+        ("Sources/NetPlugins/NetPlugins.docc/RetryAndAuthentication.md", "Tests/ExamplesTests/RetryAndAuthenticationArticle.swift"),
+        ("Sources/NetPlugins/NetPlugins.docc/RecordingAndReplaying.md", "Tests/ExamplesTests/RecordingAndReplayingArticle.swift"),
+        ("Sources/NetBatch/NetBatch.docc/BatchesAndChains.md", "Tests/ExamplesTests/BatchesAndChainsArticle.swift"),
+    ])
+    func everyGuideBlockIsInItsTwin(article: String, twin: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
+        let twinLines = try String(contentsOf: Self.root.appendingPathComponent(twin), encoding: .utf8).components(separatedBy: "\n")
+        let blocks = Self.swiftBlocks(in: text)
+        #expect(blocks.first?.first == "import Foundation", "the first block starts with its imports")
+        for block in blocks {
+            let found = Self.isInTwin(block, twins: [twinLines])
+            #expect(found, "not in \(twin):\n\(block.joined(separator: "\n"))")
+        }
+    }
+
+    /// A block that starts with `import` must open a twin (after its leading comments) that imports
+    /// nothing else; any other block must occur in a twin, uniformly indented.
+    static func isInTwin(_ block: [String], twins: [[String]]) -> Bool {
+        guard block.first?.hasPrefix("import ") == true else { return twins.contains { occurs(block, in: $0) } }
+        return twins.contains { lines in
+            let code = Array(lines.drop { $0.hasPrefix("//") || $0.isEmpty })
+            let imports = code.filter { $0.hasPrefix("import ") || $0.hasPrefix("@testable import ") }
+            return code.starts(with: block) && imports == block.filter { $0.hasPrefix("import ") }
         }
     }
 
