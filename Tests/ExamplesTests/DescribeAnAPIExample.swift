@@ -37,7 +37,7 @@ enum HTTPBin: TargetType {
     // Optional, with defaults: headers, timeout, validation (2xx), sampleResponse (for stubs).
 }
 
-// Anywhere in async code (`swift run` of a main.swift, or a Task in an app):
+// From async code, e.g. `try await firstCall()` in main.swift or in a Task of your app:
 func firstCall() async throws {
     let provider = Provider<HTTPBin>()
     let response = try await provider.request(.status(200))
