@@ -1,7 +1,7 @@
 import Foundation
 
-/// Settings shared by every request of a ``Provider`` (XMNetworking's general server, headers and
-/// parameters).
+/// Settings shared by every request of a ``Provider``: the base URL, headers and query parameters
+/// added to every call, timeouts, attempts, validation and parameter encoding.
 ///
 /// ```swift
 /// let configuration = ProviderConfiguration(baseURL: URL(string: "https://staging.example.com"),

@@ -88,3 +88,17 @@ struct BatchExample {
         #expect(result.decodeEach(as: User.self).compactMap { try? $0.get().id } == [1, 2, 4])
     }
 }
+
+extension BatchExample {
+    /// The README block, compiled (the tests above run it on a stub server).
+    static func readmeBatch(provider: Provider<API>, ids: [Int]) async throws -> ([User], [(index: Int, error: NetworkError)]) {
+        let batch = BatchManager(
+            provider: provider,
+            configuration: BatchConfiguration(
+                maxConcurrent: 8, maxRetries: 3, retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
+        let result = await batch.run(ids.map(API.user)) { event in print(event) }  // progress events (optional)
+        let users = try result.decode(as: User.self)  // in input order
+        let failures = result.failures  // [(index, NetworkError)]
+        return (users, failures)
+    }
+}

@@ -85,3 +85,18 @@ struct ChainExample {
         #expect(stepRan.current == false)
     }
 }
+
+extension ChainExample {
+    /// The README block, compiled (the tests above run it on stubs).
+    static func readmeChain(provider: Provider<API>) async throws -> [Response] {
+        // Fluent: a value, nothing is sent until run()
+        let responses = try await Chain(provider, .register(name: "ada"))
+            .then { previous in .profile(id: try previous.decode(Account.self).id) }
+            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }  // nil ends the chain
+            .run()
+
+        // Variadic
+        try await Chain.run(provider, .register(name: "ada"), { previous in .profile(id: try previous.decode(Account.self).id) })
+        return responses
+    }
+}

@@ -58,3 +58,33 @@ struct ClientCertificatesAndProxiesExample {
         #expect(!String(describing: identity).contains(p12Password))
     }
 }
+
+extension ClientCertificatesAndProxiesExample {
+    /// The README's first block, compiled (the test above runs it against the test servers).
+    static func readmeClientIdentity(p12File: URL, p12Password: String, partnerCA: Data) throws -> PinningPlugin {
+        let identity = ClientIdentity.pkcs12(try Data(contentsOf: p12File), password: p12Password)
+        // or .pem(certificate: certificatePEM, key: keyPEM, passphrase: nil)
+        let pinning = PinningPlugin([
+            try .init(host: "partner.example.com", port: 8443, certificates: [partnerCA], clientIdentity: identity)
+        ])
+        return pinning
+    }
+
+    /// The README's second block, compiled.
+    static func readmeProxy(pinning: PinningPlugin, proxyPassword: String) -> Provider<PartnerAPI> {
+        /// Sends requests to internal hosts without the proxy, whatever the transport's configuration says.
+        struct InternalHostsDirect: Plugin {
+            func prepare(_ request: inout Request) async throws -> PrepareAction {
+                if request.url.host?.hasSuffix(".internal.corp") == true { request.proxy = .direct }
+                return .proceed
+            }
+        }
+
+        let proxy = ProxyConfiguration(
+            .http(host: "proxy.corp", port: 3128, username: "me", password: proxyPassword),
+            bypass: ["localhost", "127.0.0.0/8", ".internal.corp"])
+        let provider = Provider<PartnerAPI>(
+            transport: CurlTransport(configuration: .init(proxy: proxy)), plugins: [pinning, InternalHostsDirect()])
+        return provider
+    }
+}

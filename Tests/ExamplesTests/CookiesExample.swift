@@ -47,3 +47,14 @@ struct CookiesExample {
         #expect(try await provider.request(.me).string() == "")
     }
 }
+
+extension CookiesExample {
+    /// The README block, compiled (the test above runs it on a stand-in server).
+    static func readmeCookies(apiURL: URL, cookiesFile: URL) -> Provider<API> {
+        var configuration = ProviderConfiguration(baseURL: apiURL)
+        configuration.cookieJar = CookieJar()  // in memory, as long as the jar lives
+        // configuration.cookieJar = CookieJar(persistingTo: cookiesFile)  // a JSON file, kept across launches
+        let provider = Provider<API>(configuration: configuration)
+        return provider
+    }
+}

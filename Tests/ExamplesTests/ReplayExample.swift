@@ -22,3 +22,14 @@ struct ReplayExample {
         await #expect(throws: NetworkError.self) { _ = try await replay.request(.status(418)) }
     }
 }
+
+extension ReplayExample {
+    /// The README block, compiled (the test above records from a stub instead of the network).
+    static func readmeReplay(fixture: URL) throws -> (ReplayTransport, Provider<HTTPBin>) {
+        // Record: requests missing from the file go to the network and are appended, redacted.
+        let recording = try ReplayTransport(har: fixture, mode: .recordWhenMissing(transport: DefaultTransport.shared, to: fixture))
+        // Replay: the same requests are answered from the file; a missing one fails naming the closest recording.
+        let replay = Provider<HTTPBin>(transport: try ReplayTransport(har: fixture))
+        return (recording, replay)
+    }
+}

@@ -100,3 +100,31 @@ struct SendRequestsExample {
         }
     }
 }
+
+extension SendRequestsExample {
+    /// The README block, compiled (it uses the platform's default transport, so the tests above run
+    /// the same calls on the stub).
+    static func readmeSendRequests(stagingURL: URL, file: URL) async throws {
+        let provider = Provider<HTTPBin>(
+            plugins: [LoggerPlugin(), RetryPlugin()],  // no transport: the platform default
+            configuration: ProviderConfiguration(
+                baseURL: stagingURL, headers: ["X-App": "1"],
+                queryParameters: ["v": "2"], timeout: .seconds(30), maxAttempts: 3)
+        )
+
+        let response = try await provider.request(.status(200))  // Response
+        let args = try await provider.request(.get(["q": "x"]), as: [String: String].self, atKeyPath: "args")
+        print(response.statusCode, args)
+
+        for try await response in provider.responses(.get([:])) { print(response.source) }  // provisional (cache) then final
+
+        let transfer = provider.transfer(.bytes(10_000_000, file))  // progress events
+        for await event in transfer.events {
+            if case .progress(let p) = event { print(p.fractionCompleted ?? 0) }
+        }
+
+        let handle = provider.send(.status(200)) { result in print(result) }  // completion handler, no async
+        handle.cancel()
+        provider.cancelAll()
+    }
+}

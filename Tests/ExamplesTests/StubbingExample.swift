@@ -82,3 +82,20 @@ struct StubbingExample {
         }
     }
 }
+
+extension StubbingExample {
+    /// The README block, compiled (the tests above run the same stubs).
+    static func readmeStubs() {
+        enum API: TargetType {
+            case user
+            var baseURL: URL { URL(string: "https://api.example.com")! }
+            var path: String { "/user" }
+            var method: HTTPMethod { .get }
+            var content: RequestContent { .plain }
+            var sampleResponse: SampleResponse { .json(#"{"id": 1, "name": "Ada"}"#) }
+        }
+        let provider = Provider<API>(transport: StubTransport(behavior: .immediate))  // or .delayed(.milliseconds(50))
+        let custom = StubTransport(behavior: .custom { request in Response(statusCode: 503, request: request) })
+        _ = (provider, custom)
+    }
+}
