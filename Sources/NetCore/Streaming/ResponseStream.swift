@@ -36,10 +36,18 @@ public struct ResponseStream: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let controller: StreamController
 
-        /// The next chunk, or `nil` at the end of the body.
+        /// The next chunk, or `nil` at the end of the body. At the end (or a failure) the call's
+        /// `didReceive` and `process` hooks have run before this returns.
         public mutating func next() async throws -> Data? {
             let (_, sink) = try await controller.head()
-            return try await sink.next()
+            do {
+                if let chunk = try await sink.next() { return chunk }
+                await controller.finished()
+                return nil
+            } catch {
+                await controller.finished()
+                throw error
+            }
         }
     }
 }
@@ -62,6 +70,11 @@ package final class StreamController: Sendable {
         } onCancel: {
             cancel()
         }.get()
+    }
+
+    /// Returns when the producing pipeline has ended (its last hooks have run).
+    func finished() async {
+        await task.withLock { $0 }?.value
     }
 
     /// Cancels the producing pipeline (and with it the transfer).
