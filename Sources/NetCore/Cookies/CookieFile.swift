@@ -52,16 +52,7 @@ final class CookieFile: Sendable {
         let temporary = DownloadFiles.temporaryURL(beside: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        var done = 0
-        let complete = data.withUnsafeBytes { buffer -> Bool in
-            while done < buffer.count {
-                let count = POSIX.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
-        }
+        let complete = data.withUnsafeBytes { POSIX.writeAll(descriptor, $0) } == 0
         close(descriptor)
         guard complete, rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)

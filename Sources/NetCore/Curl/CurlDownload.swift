@@ -63,15 +63,8 @@
             if mode == .undecided { try decide(status: status, headerValue: headerValue) }
             switch mode {
             case .file:
-                var offset = 0
-                while offset < bytes.count {
-                    let written = POSIX.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw .fileSystem(reason: "writing \(fileURL.path) failed: \(String(cString: strerror(errno)))")
-                    }
-                    offset += written
-                }
+                let failure = POSIX.writeAll(descriptor, bytes)
+                if failure != 0 { throw .fileSystem(reason: "writing \(fileURL.path) failed: \(String(cString: strerror(failure)))") }
             case .memory:
                 let room = Self.errorBodyLimit - errorBody.count
                 if room > 0 { errorBody.append(UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self).prefix(room))) }

@@ -36,7 +36,7 @@
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
                 return transfer.openSocket(address!.pointee)
             }
-            _ = netkit_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(sockets).toOpaque())
+            _ = netkit_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(engine.sockets).toOpaque())
             _ = netkit_easy_setopt_closesocket_callback(easy) { context, descriptor in
                 Unmanaged<CurlSocketRegistry>.fromOpaque(context!).takeUnretainedValue().close(descriptor)
                 return 0

@@ -55,8 +55,6 @@
         /// The engine, for commands a stream's reader triggers (unpause, cancel). Strong: it runs
         /// this transfer's loop anyway, and a stopped engine ignores late commands.
         let engine: CurlEngine
-        /// The registry every socket of this transport's connections goes through.
-        var sockets: CurlSocketRegistry { engine.sockets }
 
         init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration, engine: CurlEngine) {
             self.job = job

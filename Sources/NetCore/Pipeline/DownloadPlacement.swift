@@ -26,9 +26,7 @@ enum DownloadPlacement {
                 target: targetDescription(request.target), reason: "the download destination \(target) is not a file URL")
         }
         do {
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-            try FileManager.default.moveItem(at: file, to: target)
+            try DownloadFiles.moveIntoPlace(file, to: target)
         } catch {
             try? FileManager.default.removeItem(at: file)
             throw .fileSystem(reason: "could not move the download to \(target.path): \(error.localizedDescription)", underlying: error)

@@ -32,4 +32,20 @@ package enum POSIX {
             Darwin.write(descriptor, buffer, count)
         #endif
     }
+
+    /// Writes all of `bytes` to `descriptor`, retrying after interruptions; 0 on success, else
+    /// the `errno` of the failed write (`EIO` when the system wrote nothing and said no error).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if count == 0 { return EIO }
+            done += count
+        }
+        return 0
+    }
 }

@@ -75,19 +75,11 @@ enum FileIO {
         let temporary = directory + "/" + DiskStorage.temporaryPrefix + UUID().uuidString
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system(operation: "create", path: temporary, code: errno) }
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                POSIX.write(descriptor, buffer.baseAddress! + done, bytes.count - done)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(descriptor)
-                unlink(temporary)
-                throw .system(operation: "write", path: temporary, code: code)
-            }
-            done += count
+        let failure = bytes.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
+        guard failure == 0 else {
+            close(descriptor)
+            unlink(temporary)
+            throw .system(operation: "write", path: temporary, code: failure)
         }
         close(descriptor)
         guard rename(temporary, path) == 0 else {
