@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
-    import NetBase
     import FoundationNetworking
 #endif
 import Foundation
+import NetBase
 
 extension Exchange {
     /// Handles a finished download: moves a 2xx body into place (URLSession deletes `location`

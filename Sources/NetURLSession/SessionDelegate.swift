@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
-    import NetBase
     import FoundationNetworking
 #endif
 import Foundation
+import NetBase
 
 /// The session-wide delegate: refuses redirects (the transport follows them itself, hop by hop)
 /// and answers authentication challenges.

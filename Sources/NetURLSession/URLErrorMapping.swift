@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
-    import NetBase
     import FoundationNetworking
 #endif
 import Foundation
+import NetBase
 
 /// Maps URLSession's errors to ``NetworkError``.
 package enum URLErrorMapping {

@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
-    import NetBase
     import FoundationNetworking
 #endif
 import Foundation
+import NetBase
 
 /// The portable default transport, built on `URLSession`.
 ///

@@ -67,50 +67,6 @@ public struct Request: Sendable, CustomStringConvertible {
     public var description: String { SecretRedactor.describe(self) }
 }
 
-/// Where and how a download is stored.
-public struct DownloadDestination: Sendable, Hashable {
-    /// The final file location.
-    public var url: URL
-    /// Whether an interrupted download continues from a partial file.
-    public var resumable: Bool
-
-    /// Creates a destination.
-    public init(url: URL, resumable: Bool = false) {
-        self.url = url
-        self.resumable = resumable
-    }
-
-    /// Where a resumable download keeps its partial bytes: beside the destination.
-    public var partialFileURL: URL {
-        url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".netkit-partial")
-    }
-}
-
-/// Size limits a transport enforces while a response arrives.
-public struct ResponseLimits: Sendable, Hashable {
-    /// The most bytes of an in-memory body, counted after decompression (`nil`: no limit).
-    public var maxBodyBytes: Int64?
-    /// The most bytes of a body written to a download file (`nil`: no limit).
-    public var maxDownloadBytes: Int64?
-    /// The most bytes of all header lines together.
-    public var maxHeaderBytes: Int
-
-    /// Creates limits; the defaults are ``ProviderConfiguration``'s.
-    public init(
-        maxBodyBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes, maxDownloadBytes: Int64? = nil,
-        maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes
-    ) {
-        self.maxBodyBytes = maxBodyBytes
-        self.maxDownloadBytes = maxDownloadBytes
-        self.maxHeaderBytes = maxHeaderBytes
-    }
-
-    /// The body limit for `request`: the download limit when it is written to disk.
-    public func bodyLimit(forDownload isDownload: Bool) -> Int64? {
-        isDownload ? maxDownloadBytes : maxBodyBytes
-    }
-}
-
 /// Picks the ``TLSPolicy`` for a URL; used for every hop of a redirect chain.
 ///
 /// ```swift
@@ -144,36 +100,5 @@ public struct TLSPolicyResolver: Sendable {
     package func hasSameRules(as other: TLSPolicyResolver) -> Bool {
         guard let rules, let otherRules = other.rules else { return false }
         return AnyHashable(rules) == AnyHashable(otherRules)
-    }
-}
-
-/// A key for a value in ``RequestContext``.
-///
-/// ```swift
-/// enum StartTimeKey: RequestContextKey { static let defaultValue: ContinuousClock.Instant? = nil }
-/// request.context[StartTimeKey.self] = .now
-/// ```
-public protocol RequestContextKey {
-    /// The stored value's type.
-    associatedtype Value: Sendable
-    /// The value read when none was set.
-    static var defaultValue: Value { get }
-}
-
-/// Typed values that plugins attach to a request and read in later hooks.
-public struct RequestContext: Sendable {
-    // Perf: the subscript is inlinable so that plugins' reads specialise to their key's type
-    // (unspecialised, each read instantiated generic metadata at run time, ~150 ns); Benchmarks
-    // row "Cache hits, sequential", where CachePlugin reads its state on every hit.
-    @usableFromInline var values: [ObjectIdentifier: any Sendable] = [:]
-
-    /// Creates an empty context.
-    public init() {}
-
-    /// The value for `key`, or its default.
-    @inlinable
-    public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
-        set { values[ObjectIdentifier(key)] = newValue }
     }
 }

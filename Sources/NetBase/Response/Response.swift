@@ -148,52 +148,6 @@ public enum ResponseSource: String, Sendable, Hashable, CustomStringConvertible 
     public var description: String { rawValue }
 }
 
-/// Details of a response answered from a cache.
-public struct CacheInfo: Sendable, Hashable {
-    /// How old the stored entry is.
-    public var age: Duration
-    /// Whether the entry was past its expiry and served anyway (for example while offline).
-    public var isStale: Bool
-
-    /// Creates cache details.
-    public init(age: Duration, isStale: Bool) {
-        self.age = age
-        self.isStale = isStale
-    }
-}
-
-/// Timings and sizes of one exchange, as far as the transport can tell.
-public struct ResponseMetrics: Sendable, Hashable {
-    /// When sending started.
-    public var startDate: Date
-    /// The whole exchange, from sending the request to receiving the last byte.
-    public var duration: Duration
-    /// Time until the connection was ready (DNS, TCP, TLS), when known.
-    public var connectDuration: Duration?
-    /// Time until the first response byte, when known.
-    public var timeToFirstByte: Duration?
-    /// Request body bytes sent.
-    public var bytesSent: Int64
-    /// Response body bytes received.
-    public var bytesReceived: Int64
-    /// The HTTP version, such as `"HTTP/1.1"` or `"HTTP/2"`, when known.
-    public var httpVersion: String?
-
-    /// Creates metrics.
-    public init(
-        startDate: Date, duration: Duration, connectDuration: Duration? = nil, timeToFirstByte: Duration? = nil,
-        bytesSent: Int64 = 0, bytesReceived: Int64 = 0, httpVersion: String? = nil
-    ) {
-        self.startDate = startDate
-        self.duration = duration
-        self.connectDuration = connectDuration
-        self.timeToFirstByte = timeToFirstByte
-        self.bytesSent = bytesSent
-        self.bytesReceived = bytesReceived
-        self.httpVersion = httpVersion
-    }
-}
-
 extension Response {
     /// Writes a 2xx body to `destination` as a real download would (for transports that hold the
     /// body in memory: stubs, replay); the body then lives in ``fileURL``.
