@@ -59,24 +59,11 @@ package final class CallCancellation: Sendable {
         operation: () async throws -> T, onCancel: @escaping @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation
     ) async rethrows -> T {
-        let once = OnceHandler(onCancel)
-        let token = register { once.run() }
+        // The call and the task may both be cancelled: the handler runs the first time only.
+        let ran = OnceValue<Void>()
+        let runOnce: @Sendable () -> Void = { if ran.resolve(()) { onCancel() } }
+        let token = register(runOnce)
         defer { unregister(token) }
-        return try await withTaskCancellationHandler(operation: operation, onCancel: { once.run() }, isolation: isolation)
-    }
-}
-
-/// A handler both the call and the task may trigger, run the first time only.
-private final class OnceHandler: Sendable {
-    private let handler: Locked<(@Sendable () -> Void)?>
-
-    init(_ handler: @escaping @Sendable () -> Void) { self.handler = Locked(handler) }
-
-    func run() {
-        let handler = self.handler.withLock { handler in
-            defer { handler = nil }
-            return handler
-        }
-        handler?()
+        return try await withTaskCancellationHandler(operation: operation, onCancel: runOnce, isolation: isolation)
     }
 }

@@ -20,11 +20,12 @@ public final class ResponseBodySink: Sendable {
         var drained: (@Sendable () -> Void)?
         var cancelHandler: (@Sendable () -> Void)?
         var cancelled = false
-        var endWaiters: [CheckedContinuation<NetworkError?, Never>] = []
         var delivered: Int64 = 0
     }
 
     private let state = Locked(State())
+    /// How the producer ended, for ``ended()``.
+    private let producerEnd = OnceValue<NetworkError?>()
 
     /// Creates a sink (``Provider/stream(_:options:)`` makes one per attempt).
     public init(options: StreamOptions = StreamOptions()) {
@@ -81,19 +82,17 @@ public final class ResponseBodySink: Sendable {
 
     /// Ends the body: normally (`nil`) or with `error`. Later calls are ignored.
     public func finish(throwing error: NetworkError? = nil) {
-        let (waiter, endWaiters, empty) = state.withLock {
-            state -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<NetworkError?, Never>], Bool) in
-            guard state.end == nil else { return (nil, [], false) }
+        let (ending, waiter, empty) = state.withLock { state -> (Bool, CheckedContinuation<Data?, any Error>?, Bool) in
+            guard state.end == nil else { return (false, nil, false) }
             state.end = .some(error)
-            let waiters = state.endWaiters
-            state.endWaiters = []
             defer { state.waiter = nil }
-            return (state.waiter, waiters, state.head == state.chunks.count)
+            return (true, state.waiter, state.head == state.chunks.count)
         }
+        guard ending else { return }
         if let waiter, empty {
             if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
         }
-        for endWaiter in endWaiters { endWaiter.resume(returning: error) }
+        producerEnd.resolve(error)
     }
 
     // MARK: Consumer
@@ -161,14 +160,7 @@ public final class ResponseBodySink: Sendable {
 
     /// Waits until the producer finished; returns its error, or `nil` for a normal end.
     package func ended() async -> NetworkError? {
-        await withCheckedContinuation { continuation in
-            let end = state.withLock { state -> NetworkError?? in
-                if let end = state.end { return .some(end) }
-                state.endWaiters.append(continuation)
-                return nil
-            }
-            if let end { continuation.resume(returning: end) }
-        }
+        await producerEnd.value()
     }
 
     /// Body bytes handed over so far.

@@ -91,41 +91,21 @@ package final class StreamController: Sendable {
 final class StreamHead: Sendable {
     typealias Outcome = Result<(Response, ResponseBodySink), NetworkError>
 
-    private struct State {
-        var head: Outcome?
-        var waiters: [CheckedContinuation<Outcome, Never>] = []
-    }
-
-    private let state = Locked(State())
+    private let outcome = OnceValue<Outcome>()
 
     /// Hands the head (or the failure) to readers; later calls are ignored.
     func deliver(_ head: Outcome) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
-            guard state.head == nil else { return [] }
-            state.head = head
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: head) }
+        outcome.resolve(head)
     }
 
     /// Waits for the head.
     func head() async -> Outcome {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            let ready = state.withLock { state -> Outcome? in
-                if let head = state.head { return head }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        await outcome.value()
     }
 
     /// The body's sink, once a head was delivered.
     var sink: ResponseBodySink? {
-        state.withLock { state in
-            guard case .success(let head)? = state.head else { return nil }
-            return head.1
-        }
+        guard case .success(let head)? = outcome.current else { return nil }
+        return head.1
     }
 }

@@ -41,7 +41,7 @@ public final class DeduplicatingTransport: Transport {
         guard let key = FlightKey(request, keyHeaders: keyHeaders) else {
             return try await base.send(request, progress: progress)
         }
-        let (flight, waiter) = flights.withLock { flights -> (Flight, Int) in
+        let (flight, waiter) = flights.withLock { flights -> (Flight, Flight.Waiter) in
             if let flight = flights[key], let waiter = flight.join() { return (flight, waiter) }
             let flight = Flight()
             flights[key] = flight
@@ -117,24 +117,24 @@ extension FlightKey {
 
 /// One shared transfer and the callers waiting for it.
 final class Flight: Sendable {
+    typealias Waiter = OnceValue<Result<Response, any Error>>.Ticket
+
     private struct State {
         var task: Task<Void, Never>?
-        var waiters: [Int: CheckedContinuation<Response, any Error>] = [:]
         var joined = 0
-        var nextWaiter = 0
-        var result: Result<Response, any Error>?
         var abandoned = false
     }
 
+    // Lock order: `state`, then `outcome`'s own lock (never the other way).
     private let state = Locked(State())
+    private let outcome = OnceValue<Result<Response, any Error>>()
 
     /// Registers a caller; `nil` when the flight is over or abandoned (start a new one).
-    func join() -> Int? {
+    func join() -> Waiter? {
         state.withLock { state in
-            guard state.result == nil, !state.abandoned else { return nil }
-            state.nextWaiter += 1
+            guard outcome.current == nil, !state.abandoned else { return nil }
             state.joined += 1
-            return state.nextWaiter
+            return outcome.ticket()
         }
     }
 
@@ -142,51 +142,30 @@ final class Flight: Sendable {
     func startIfNeeded(_ send: @escaping @Sendable () async throws -> Response) {
         state.withLock { state in
             guard state.task == nil else { return }
-            state.task = Task { [self] in
-                let result: Result<Response, any Error>
-                do { result = .success(try await send()) } catch { result = .failure(error) }
-                finish(result)
+            state.task = Task { [outcome] in
+                do { outcome.resolve(.success(try await send())) } catch { outcome.resolve(.failure(error)) }
             }
         }
     }
 
     /// Waits for the shared result; a caller whose call is cancelled stops waiting at once.
-    func wait(as waiter: Int, for request: Request) async throws -> Response {
+    func wait(as waiter: Waiter, for request: Request) async throws -> Response {
         try await request.withCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Result<Response, any Error>? in
-                    if let result = state.result { return result }
-                    if request.isCancelled { return .failure(NetworkError.cancelled) }
-                    state.waiters[waiter] = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
+            await outcome.value(waiter)
         } onCancel: {
             self.leave(waiter)
-        }
+        }.get()
     }
 
     /// A caller cancelled: it gets `.cancelled`; the last one cancels the transfer.
-    private func leave(_ waiter: Int) {
-        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Response, any Error>?, Task<Void, Never>?) in
-            guard state.result == nil else { return (nil, nil) }
+    private func leave(_ waiter: Waiter) {
+        guard outcome.leave(waiter, with: .failure(NetworkError.cancelled)) else { return }
+        let task = state.withLock { state -> Task<Void, Never>? in
             state.joined -= 1
-            let continuation = state.waiters.removeValue(forKey: waiter)
-            guard state.joined == 0 else { return (continuation, nil) }
+            guard state.joined == 0 else { return nil }
             state.abandoned = true
-            return (continuation, state.task)
+            return state.task
         }
-        continuation?.resume(throwing: NetworkError.cancelled)
         task?.cancel()
-    }
-
-    private func finish(_ result: Result<Response, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Response, any Error>] in
-            state.result = result
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume(with: result) }
     }
 }

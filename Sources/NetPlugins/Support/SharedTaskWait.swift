@@ -7,33 +7,13 @@ import NetCore
 ///
 /// `await task.value` alone would keep a cancelled caller waiting until the shared work ends.
 func waitCancellably<Success: Sendable>(for task: Task<Success, any Error>, in request: Request) async throws -> Success {
-    let waiter = Waiter<Success>()
+    let outcome = OnceValue<Result<Success, any Error>>()
     return try await request.withCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-            waiter.set(continuation)
-            if request.isCancelled {
-                waiter.resume(with: .failure(CancellationError()))
-                return
-            }
-            Task {
-                let result = await task.result
-                waiter.resume(with: result)
-            }
+        if !request.isCancelled {
+            Task { outcome.resolve(await task.result) }
         }
+        return await outcome.value()
     } onCancel: {
-        waiter.resume(with: .failure(CancellationError()))
-    }
-}
-
-/// A continuation resumed at most once, by whichever comes first.
-private final class Waiter<Success: Sendable>: Sendable {
-    private let continuation = Locked<CheckedContinuation<Success, any Error>?>(nil)
-
-    func set(_ continuation: CheckedContinuation<Success, any Error>) {
-        self.continuation.withLock { $0 = continuation }
-    }
-
-    func resume(with result: Result<Success, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
-    }
+        outcome.resolve(.failure(CancellationError()))
+    }.get()
 }
