@@ -30,9 +30,9 @@ public struct Request: Sendable, CustomStringConvertible {
     /// Which attempt this is, starting at 1.
     public internal(set) var attempt: Int
     /// When this attempt began (before `prepare`).
-    public package(set) var attemptStartedAt: ContinuousClock.Instant = .now
+    public package(set) var attemptStartedAt: ContinuousClock.Instant
     /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
-    public package(set) var callStorage: CallStorage = CallStorage()
+    public package(set) var callStorage: CallStorage
     /// Identifies the call; the same for every attempt.
     public let id: UUID
     /// The target this request was built from.
@@ -45,6 +45,22 @@ public struct Request: Sendable, CustomStringConvertible {
         context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType,
         limits: ResponseLimits = ResponseLimits(), redirectTLS: TLSPolicyResolver? = nil
     ) {
+        self.init(
+            method: method, url: url, headers: headers, body: body, timeout: timeout, download: download, tls: tls,
+            context: context, attempt: attempt, id: id, target: target, limits: limits, redirectTLS: redirectTLS,
+            callStorage: CallStorage(), attemptStartedAt: .now)
+    }
+
+    /// Creates a request of a running call: the pipeline passes the call's storage and the
+    /// attempt's start, so no placeholder store is made only to be replaced.
+    package init(
+        method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .none, timeout: Duration,
+        download: DownloadDestination? = nil, tls: TLSPolicy? = nil, context: RequestContext, attempt: Int, id: UUID,
+        target: any TargetType, limits: ResponseLimits = ResponseLimits(), redirectTLS: TLSPolicyResolver? = nil,
+        callStorage: CallStorage, attemptStartedAt: ContinuousClock.Instant
+    ) {
+        self.callStorage = callStorage
+        self.attemptStartedAt = attemptStartedAt
         self.method = method
         self.url = url
         self.headers = headers

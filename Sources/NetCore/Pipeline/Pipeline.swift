@@ -50,16 +50,11 @@ struct Pipeline: Sendable {
     func buildAttempt(
         _ target: any TargetType, id: UUID, attempt: Int, context: RequestContext, storage: CallStorage, observes: Bool = true
     ) async -> Result<Request, BuildFailure> {
-        let startedAt = ContinuousClock.now
+        let call = RequestBuilder.CallIdentity(id: id, attempt: attempt, storage: storage, startedAt: .now)
         do {
-            var request = try builder.build(target, id: id, attempt: attempt, context: context)
-            request.attemptStartedAt = startedAt
-            request.callStorage = storage
-            return .success(request)
+            return .success(try builder.build(target, call: call, context: context))
         } catch {
-            var fallback = builder.fallbackRequest(for: target, id: id, attempt: attempt, context: context)
-            fallback.attemptStartedAt = startedAt
-            fallback.callStorage = storage
+            let fallback = builder.fallbackRequest(for: target, call: call, context: context)
             if observes { await plugins.didReceive(.failure(error), for: fallback) }
             return .failure(BuildFailure(error: error, request: fallback))
         }

@@ -13,7 +13,7 @@ struct RequestBuilder: Sendable {
         self.generalHeaders = HTTPHeaders(configuration.headers)
     }
 
-    func build(_ target: any TargetType, id: UUID, attempt: Int, context: RequestContext) throws(NetworkError) -> Request {
+    func build(_ target: any TargetType, call: CallIdentity, context: RequestContext) throws(NetworkError) -> Request {
         var query = configuration.queryParameters
         var headers = generalHeaders
         var body = RequestBody.none
@@ -25,11 +25,12 @@ struct RequestBuilder: Sendable {
         var request = Request(
             method: target.method, url: url, headers: headers, body: body,
             timeout: target.timeout ?? configuration.timeout, download: download,
-            context: context, attempt: attempt, id: id, target: target,
+            context: context, attempt: call.attempt, id: call.id, target: target,
             limits: ResponseLimits(
                 maxBodyBytes: target.maxResponseBytes ?? configuration.maxResponseBytes,
                 maxDownloadBytes: configuration.maxDownloadBytes,
-                maxHeaderBytes: configuration.maxHeaderBytes)
+                maxHeaderBytes: configuration.maxHeaderBytes),
+            callStorage: call.storage, attemptStartedAt: call.startedAt
         )
         if let proxy = target.proxy ?? configuration.proxy { request.proxy = proxy }
         if let jar = configuration.cookieJar { request.cookieJar = jar }
@@ -38,10 +39,19 @@ struct RequestBuilder: Sendable {
     }
 
     /// A request standing in when building failed, so `process` still has something to look at.
-    func fallbackRequest(for target: any TargetType, id: UUID, attempt: Int, context: RequestContext) -> Request {
+    func fallbackRequest(for target: any TargetType, call: CallIdentity, context: RequestContext) -> Request {
         Request(
             method: target.method, url: configuration.baseURL ?? target.baseURL,
-            timeout: target.timeout ?? configuration.timeout, context: context, attempt: attempt, id: id, target: target)
+            timeout: target.timeout ?? configuration.timeout, context: context, attempt: call.attempt, id: call.id, target: target,
+            callStorage: call.storage, attemptStartedAt: call.startedAt)
+    }
+
+    /// What every request of one attempt carries from its call.
+    struct CallIdentity {
+        let id: UUID
+        let attempt: Int
+        let storage: CallStorage
+        let startedAt: ContinuousClock.Instant
     }
 
     private func makeURL(for target: any TargetType, query: Parameters) throws(NetworkError) -> URL {
