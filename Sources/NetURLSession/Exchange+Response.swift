@@ -56,7 +56,7 @@ extension Exchange {
     /// A body shorter than its `Content-Length` (when not compressed) was cut off. Redirects are
     /// exempt: URLSession drops the body of a redirect it was told not to follow.
     private static func truncation(of data: Data, headers: HTTPHeaders, status: Int, method: HTTPMethod) -> NetworkError? {
-        guard method != .head, status != 204, status != 304, !(300...399).contains(status), headers["Content-Encoding"] == nil,
+        guard !StatusRules.hasNoBody(statusCode: status, method: method.rawValue), !(300...399).contains(status), headers["Content-Encoding"] == nil,
             let declared = headers["Content-Length"].flatMap({ Int64($0) }), Int64(data.count) < declared
         else { return nil }
         return .truncatedResponse(expected: declared, received: Int64(data.count))

@@ -85,8 +85,9 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Streams the response: returns at the head of a 2xx and feeds its body into `body`;
-    /// backpressure suspends the data task while the reader has no room.
+    /// Streams the response: returns at the head of a 2xx and feeds its body into `body`.
+    /// The data task is never paused (a resumed task starts over in FoundationNetworking): a
+    /// reader more than max(``StreamOptions/bufferBytes``, 64 MiB) behind ends the stream.
     public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
         try await RedirectFollower.stream(request, into: body, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
             try await sendHop(hop, progress: nil, stream: body)

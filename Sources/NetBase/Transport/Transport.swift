@@ -22,7 +22,8 @@ public protocol Transport: Sendable {
     func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
 
     /// Sends `request` and returns as soon as the response head arrives; a 2xx body then flows
-    /// into `body` (``ResponseBodySink``), with backpressure. Other statuses return their whole
+    /// into `body` (``ResponseBodySink``), paused while its reader has no room where the transport
+    /// can pause (`URLSessionTransport` cannot: it ends a stream whose reader falls far behind). Other statuses return their whole
     /// body in the response (bounded by ``Request/limits``) and finish `body` empty.
     ///
     /// The default sends the request whole with ``send(_:progress:)`` and hands its body over at
