@@ -14,8 +14,8 @@
     /// Every ``tick`` this thread compares what the loop published: whether it is inside
     /// `curl_multi_perform` (and which call), and a heartbeat that every libcurl callback moves.
     /// When the loop has been inside the same call for ``stallTicks`` ticks with no callback, the
-    /// watchdog measures how many bytes the application read from each socket; a socket read from
-    /// while nothing was delivered is the captor, and it is severed (``CurlSocketRegistry/sever(_:reason:)``).
+    /// watchdog measures how many bytes the application read from each socket; a socket that gave up
+    /// more than ``StallObservation/floodBytes`` while nothing was delivered is the captor, and it is severed (``CurlSocketRegistry/sever(_:reason:)``).
     /// A loop that is merely descheduled, or busy elsewhere, reads from no socket and is left alone.
     final class CurlStallWatchdog: Sendable {
         /// How often the watchdog looks.
@@ -98,10 +98,19 @@
 
     /// What the watchdog saw on its previous looks (pure, tested without threads).
     struct StallObservation {
+        /// How many bytes a socket must give up inside one callback-free `curl_multi_perform`
+        /// before it is judged a flood. A TLS handshake also reads inside `curl_multi_perform`
+        /// without any callback of ours (the server's certificate chain: a few KiB), and on a loaded
+        /// machine, or under a sanitizer, it can take longer than the stall ticks; a flood keeps the
+        /// socket readable, so it passes this volume within milliseconds on any link that can hold
+        /// the loop captive.
+        static let floodBytes: Int64 = 32 * 1024
+
         private var call: UInt64 = 0
         private var beat: UInt64 = 0
         private var stillTicks = 0
-        private var consumed: [CurlSocketRegistry.SocketID: Int64]?
+        /// Bytes read per socket at the first measure of the current stall.
+        private var baseline: [CurlSocketRegistry.SocketID: Int64]?
 
         /// Records one look; returns the sockets to sever when the loop is confirmed captive.
         mutating func record(
@@ -110,15 +119,17 @@
             defer { (self.call, self.beat) = (call, beat) }
             guard call & 1 == 1, call == self.call, beat == self.beat else {
                 stillTicks = 0
-                consumed = nil
+                baseline = nil
                 return nil
             }
             stillTicks += 1
             guard stillTicks >= CurlStallWatchdog.stallTicks else { return nil }
             let now = measure()
-            defer { consumed = now }
-            guard let before = consumed else { return nil }
-            let captive = Set(now.compactMap { id, count in count > (before[id] ?? count) ? id : nil })
+            guard let before = baseline else {
+                baseline = now
+                return nil
+            }
+            let captive = Set(now.compactMap { id, count in count - (before[id] ?? count) >= Self.floodBytes ? id : nil })
             return captive.isEmpty ? nil : captive
         }
     }

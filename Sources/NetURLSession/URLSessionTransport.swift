@@ -108,13 +108,9 @@ public final class URLSessionTransport: Transport {
 
     /// Sends one request without following redirects.
     private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
-        if request.tls != nil {
-            throw NetworkError.tlsPolicyUnsupported(transport: "URLSessionTransport", host: request.host)
-        }
-        // FoundationNetworking ignores connectionProxyDictionary on Linux: fail closed.
-        if let proxy = request.proxy?.proxy(for: request.url) {
-            throw NetworkError.proxyFailed(proxy: proxy.address, reason: "URLSessionTransport cannot send through a proxy; use CurlTransport")
-        }
+        // Every hop, also when called without a provider: no TLS policy, no proxy (FoundationNetworking
+        // ignores connectionProxyDictionary on Linux), so such requests fail closed.
+        if let refusal = CapabilityCheck.refusal(of: request, by: self) { throw refusal }
         #if canImport(FoundationNetworking)
             // Its libcurl would follow *_PROXY variables by itself, whatever `request.proxy` says.
             if let variable = EnvironmentProxy.variable(for: request.url) {

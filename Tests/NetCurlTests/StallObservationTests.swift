@@ -20,11 +20,19 @@ struct StallObservationTests {
 
     @Test("A loop captive in one call while a socket is read gets that socket cut off, and only it")
     func captiveLoop() {
+        let step = StallObservation.floodBytes / 2
         let results = verdicts([
-            (1, 5, [1: 100, 2: 50]), (1, 5, [1: 200, 2: 50]), (1, 5, [1: 300, 2: 50]), (1, 5, [1: 400, 2: 50]),
+            (1, 5, [1: 100, 2: 50]), (1, 5, [1: 100 + step, 2: 50]), (1, 5, [1: 100 + 2 * step, 2: 50]),
+            (1, 5, [1: 100 + 3 * step, 2: 50]), (1, 5, [1: 100 + 4 * step, 2: 50]),
         ])
         #expect(results.dropLast().allSatisfy { $0 == nil })
         #expect(results.last == [1])
+    }
+
+    @Test("A slow TLS handshake (a few KiB read with no callback, for many looks) is not a flood")
+    func slowHandshakeIsLeftAlone() {
+        let results = verdicts((0..<50).map { (7, 5, [1: 2_000 + Int64($0) * 200]) })
+        #expect(results.allSatisfy { $0 == nil })
     }
 
     @Test("Callbacks running means progress: no verdict however long the call")
