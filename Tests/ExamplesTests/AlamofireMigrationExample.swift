@@ -43,7 +43,8 @@ extension Catalog: TargetType {
             .parameters(["q": query, "in_stock": inStock, "tags": tags])  // URLEncoding.default
         case .item, .orderFeed: .plain
         case .review(_, let draft): .json(draft)  // JSONParameterEncoder
-        case .manual(_, let file): .download(to: file, resumable: true)  // download(_:to:), resumeData
+        // download(_:to:), resumeData
+        case .manual(_, let file): .download(to: file, resumable: true)
         }
     }
 
@@ -70,7 +71,9 @@ struct IdempotentPosts: Plugin {
     }
 
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        guard request.method == .post, error.isTransient, request.attempt < 2 else { return .proceed }
+        guard request.method == .post, error.isTransient, request.attempt < 2 else {
+            return .proceed
+        }
         return .retry(after: .milliseconds(50))
     }
 }
@@ -115,8 +118,10 @@ func makeCatalogProvider(
 ) throws -> Provider<Catalog> {
     var configuration = ProviderConfiguration(headers: ["Accept": "application/json"])
     // URLEncodedFormEncoder's defaults: true is 1, nested keys in brackets, nil keys left out.
-    configuration.parameterEncoding = ParameterEncoding(boolStyle: .numeric, dictionaryStyle: .brackets, nilStyle: .dropped)
-    configuration.jsonEncoder.keyEncodingStrategy = .convertToSnakeCase  // JSONParameterEncoder(encoder:)
+    configuration.parameterEncoding = ParameterEncoding(
+        boolStyle: .numeric, dictionaryStyle: .brackets, nilStyle: .dropped)
+    // JSONParameterEncoder(encoder:)
+    configuration.jsonEncoder.keyEncodingStrategy = .convertToSnakeCase
     configuration.cookieJar = CookieJar()  // the session's HTTPCookieStorage
     return Provider(
         transport: transport,
@@ -125,7 +130,8 @@ func makeCatalogProvider(
             AuthPlugin(token: { await tokens.current() }, refresh: { try await tokens.refresh() }),
             IdempotentPosts(),  // interceptor:
             RetryPlugin(),  // RetryPolicy(): 2 retries, exponential backoff, idempotent methods
-            try PinningPlugin([.init(host: "api.example.com", keyHashes: pins)]),  // serverTrustManager:
+            // serverTrustManager:
+            try PinningPlugin([.init(host: "api.example.com", keyHashes: pins)]),
             EventLog(record: record),  // eventMonitors:
         ],
         configuration: configuration)

@@ -72,11 +72,13 @@ struct AlamofireMigrationExample {
     @Test func anExpiredTokenIsRefreshedOnceAndTheCallRepeated() async throws {
         let log = Locked<[String]>([])
         let (provider, tokens) = try Self.makeProvider(log: log)
-        let page = try await provider.request(.search(query: "lamp", inStock: false, tags: []), as: Page.self)
+        let page = try await provider.request(
+            .search(query: "lamp", inStock: false, tags: []), as: Page.self)
         #expect(page.query == "q=lamp&in_stock=0")
         #expect(await tokens.current() == "fresh")
         #expect(log.current == ["GET /v2/search #1: unacceptableStatus", "GET /v2/search #2: 200"])
-        #expect(provider.configuration.cookieJar?.cookies(for: URL(string: "https://api.example.com/")!).map(\.name) == ["region"])
+        let jar = provider.configuration.cookieJar
+        #expect(jar?.cookies(for: URL(string: "https://api.example.com/")!).map(\.name) == ["region"])
     }
 
     @Test func retriesFollowTheirRules() async throws {
@@ -98,7 +100,9 @@ struct AlamofireMigrationExample {
         #expect(html.map(message(for:)) == "the server did not answer with JSON")
         #expect(html?.response?.string() == "<html>")
 
-        let shape = await #expect(throws: NetworkError.self) { try await provider.request(.item(id: 3), as: Page.self) }
+        let shape = await #expect(throws: NetworkError.self) {
+            try await provider.request(.item(id: 3), as: Page.self)
+        }
         #expect(shape?.underlyingError is DecodingError)
         #expect(shape.map(message(for:))?.hasPrefix("unexpected JSON: ") == true)
         #expect(shape?.response?.statusCode == 200)
@@ -109,7 +113,8 @@ struct AlamofireMigrationExample {
         _ = try await tokens.refresh()
 
         var lines: [String] = []
-        for try await line in provider.stream(.orderFeed).lines { lines.append(line) }  // DataStreamRequest
+        // DataStreamRequest
+        for try await line in provider.stream(.orderFeed).lines { lines.append(line) }
         #expect(lines == ["order 1 shipped", "order 2 packed"])
 
         let file = ScratchFolders.make("manuals").appendingPathComponent("7/manual.pdf")
@@ -122,7 +127,8 @@ struct AlamofireMigrationExample {
         let shared = Provider<Catalog>()  // Session.default: DefaultTransport.shared
         let foundation = Provider<Catalog>(transport: URLSessionTransport(configuration: .ephemeral))
         #if os(Linux)
-            let curl = Provider<Catalog>(transport: CurlTransport(configuration: .init(maxConnectionsPerHost: 6)))
+            let curl = Provider<Catalog>(
+                transport: CurlTransport(configuration: .init(maxConnectionsPerHost: 6)))
             #expect(curl.transport.capabilities.contains(.tlsPolicy))
         #endif
         #expect(!foundation.transport.capabilities.contains(.tlsPolicy))

@@ -47,9 +47,13 @@ extension Shop: TargetType {
         case .products(let page, let filters): .parameters(filters.merging(["page": page]))
         case .product, .cart: .plain
         case .placeOrder(let draft): .json(draft)
-        case .updateProfile(let name, let newsletter): .parameters(["name": name, "newsletter": newsletter])
+        case .updateProfile(let name, let newsletter):
+            .parameters(["name": name, "newsletter": newsletter])
         case .uploadAvatar(let jpeg):
-            .multipart([MultipartPart(name: "avatar", data: jpeg, fileName: "avatar.jpg", mimeType: "image/jpeg")])
+            .multipart([
+                MultipartPart(
+                    name: "avatar", data: jpeg, fileName: "avatar.jpg", mimeType: "image/jpeg")
+            ])
         case .invoice(_, let file): .download(to: file, resumable: false)
         }
     }
@@ -76,7 +80,9 @@ extension Shop: TargetType {
         case .placeOrder: .json(#"{"id": 1001, "status": "pending"}"#, statusCode: 201)
         case .updateProfile, .uploadAvatar: SampleResponse(statusCode: 204)
         case .invoice:
-            SampleResponse(statusCode: 200, headers: ["Content-Type": "application/pdf"], data: Data("%PDF-1.7 sample".utf8))
+            SampleResponse(
+                statusCode: 200, headers: ["Content-Type": "application/pdf"],
+                data: Data("%PDF-1.7 sample".utf8))
         }
     }
 }
@@ -148,12 +154,15 @@ struct ShopClient: Sendable {
         transport: any Transport = DefaultTransport.shared, tokens: TokenStore,
         callbackQueue: DispatchQueue = .main
     ) {
-        // AccessTokenPlugin: the token is asked for once and kept; `Shop` chooses the scheme per case.
+        // AccessTokenPlugin: the token is asked for once and kept; `Shop` chooses the scheme
+        // per case.
         let auth = AuthPlugin(token: { try await tokens.token() })
         var configuration = ProviderConfiguration(callbackQueue: callbackQueue)
         configuration.defaultValidation = Validation.none  // Moya handed every status over
-        configuration.parameterEncoding = ParameterEncoding(boolStyle: .numeric)  // Alamofire wrote true as 1
-        provider = Provider(transport: transport, plugins: [auth, LoggerPlugin()], configuration: configuration)
+        // Alamofire wrote true as 1
+        configuration.parameterEncoding = ParameterEncoding(boolStyle: .numeric)
+        provider = Provider(
+            transport: transport, plugins: [auth, LoggerPlugin()], configuration: configuration)
         self.auth = auth
         self.tokens = tokens
     }
@@ -175,7 +184,9 @@ struct ShopClient: Sendable {
     }
 
     func product(id: Int) async throws(NetworkError) -> Product {
-        try await provider.request(.product(id: id)).filterSuccessfulStatusCodes().decode(Product.self)
+        try await provider.request(.product(id: id))
+            .filterSuccessfulStatusCodes()
+            .decode(Product.self)
     }
 
     /// The server answers 404 while the user has no cart; Moya handed that over like any response.
@@ -185,7 +196,9 @@ struct ShopClient: Sendable {
 
     /// The same for screens that still take a completion handler; it runs on `callbackQueue`.
     @discardableResult
-    func cart(completion: @escaping @Sendable (Result<Cart, NetworkError>) -> Void) -> any Cancellable {
+    func cart(
+        completion: @escaping @Sendable (Result<Cart, NetworkError>) -> Void
+    ) -> any Cancellable {
         provider.send(.cart) { result in
             completion(
                 result.flatMap { response in

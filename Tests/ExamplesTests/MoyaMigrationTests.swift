@@ -22,11 +22,15 @@ struct MoyaMigrationExample {
         let legacy: [String: Any] = ["category": "shoes", "in_stock": true, "size": 42]
 
         // Moya: `try provider.endpoint(.products(...)).urlRequest()`
-        let list = try await client.provider.buildRequest(.products(page: 2, filters: try Parameters(any: legacy)))
-        #expect(list.url.absoluteString == "https://shop.example.com/api/v1/products?category=shoes&in_stock=1&size=42&page=2")
+        let list = try await client.provider.buildRequest(
+            .products(page: 2, filters: try Parameters(any: legacy)))
+        #expect(
+            list.url.absoluteString
+                == "https://shop.example.com/api/v1/products?category=shoes&in_stock=1&size=42&page=2")
         #expect(list.body.inMemoryData == Data())
 
-        let profile = try await client.provider.buildRequest(.updateProfile(name: "Ada Lovelace", newsletter: false))
+        let profile = try await client.provider.buildRequest(
+            .updateProfile(name: "Ada Lovelace", newsletter: false))
         #expect(profile.url.query == nil)
         #expect(profile.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(profile.body.inMemoryData == Data("name=Ada%20Lovelace&newsletter=0".utf8))
@@ -50,14 +54,18 @@ struct MoyaMigrationExample {
         let catalogue = try await client.provider.buildRequest(.products(page: 1, filters: [:]))
         #expect(catalogue.headers["Authorization"] == nil)
 
-        let login = try await client.provider.buildRequest(.login(email: "ada@example.com", password: "analytical"))
+        let login = try await client.provider.buildRequest(
+            .login(email: "ada@example.com", password: "analytical"))
         #expect(login.headers["Authorization"] == nil)
-        let body = try JSONSerialization.jsonObject(with: login.body.inMemoryData ?? Data()) as? [String: String]
+        let body =
+            try JSONSerialization.jsonObject(with: login.body.inMemoryData ?? Data())
+            as? [String: String]
         #expect(body == ["email": "ada@example.com", "password": "analytical"])
     }
 
     @Test func responsesMadeFromAStatusAndABody() throws {
-        let full = Response(statusCode: 200, data: Data(#"{"items": [{"productID": 7, "quantity": 2}]}"#.utf8))
+        let full = Response(
+            statusCode: 200, data: Data(#"{"items": [{"productID": 7, "quantity": 2}]}"#.utf8))
         #expect(try ShopClient.cart(from: full) == Cart(items: [CartItem(productID: 7, quantity: 2)]))
         #expect(try ShopClient.cart(from: Response(statusCode: 404, data: Data())) == .empty)
 
@@ -82,11 +90,13 @@ struct MoyaMigrationExample {
         let draft = OrderDraft(items: [CartItem(productID: 7, quantity: 1)], note: nil)
         #expect(try await client.placeOrder(draft) == Order(id: 1001, status: "pending"))
 
-        let soldOut = StubTransport(behavior: .custom { request in Response(statusCode: 409, request: request) })
+        let soldOut = StubTransport(
+            behavior: .custom { request in Response(statusCode: 409, request: request) })
         let refused = ShopClient(transport: soldOut, tokens: TokenStore(saved: "t0ken"))
         let error = await #expect(throws: NetworkError.self) { try await refused.placeOrder(draft) }
         #expect(error?.statusCode == 409)
-        #expect(try await refused.provider.request(.cart).statusCode == 409)  // the others keep Moya's rule
+        // the others keep Moya's rule
+        #expect(try await refused.provider.request(.cart).statusCode == 409)
     }
 
     @Test func uploadsAndDownloads() async throws {
@@ -111,7 +121,8 @@ struct MoyaMigrationExample {
                 sent.update { $0.append(request.url.path) }
                 return Response(
                     statusCode: 200, headers: ["Content-Type": "application/json"],
-                    data: Data(#"{"id": 8, "name": "Rain jacket", "priceCents": 12900}"#.utf8), request: request)
+                    data: Data(#"{"id": 8, "name": "Rain jacket", "priceCents": 12900}"#.utf8),
+                    request: request)
             })
 
         // Moya: `stubClosure: { target in ... }`; `server` stands in for the network here.

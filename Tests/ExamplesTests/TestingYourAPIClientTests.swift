@@ -10,7 +10,7 @@ struct TestingYourAPIClientTests {
         let posts = try await providers[0].request(.posts(page: 1))
         #expect(posts.source == .stub)
         #expect(posts.statusCode == 200)
-        let error = await #expect(throws: NetworkError.self) { try await providers[0].request(.attach(postID: 1, image: URL(fileURLWithPath: "/x"))) }
+        let error = await #expect(throws: NetworkError.self) { try await providers[0].request(.attach(postID: 1, image: URL(fileURLWithPath: #filePath))) }
         #expect(error?.code == .timedOut)
         #expect(try await providers[1].request(.create(NewPost(title: "a", body: "b"))).statusCode == 201)
         let unavailable = await #expect(throws: NetworkError.self) { try await providers[2].request(.posts(page: 1)) }
