@@ -136,11 +136,13 @@ extension PluginsExample {
     static func readmePluginStack(session: Session, cacheURL: URL, primaryPin: String, backupPin: String) throws {
         let capture = CapturePlugin()
         let provider = Provider<API>(plugins: [
-            AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),  // refresh() returns the new token
+            // refresh() returns the new token
+            AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
             RetryPlugin(maxRetries: 2),
-            // Requests with credentials are cached only when you say so, then per user (see Security model).
+            // Requests with credentials are cached only when you say so, then per user.
             CachePlugin(
-                storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork, maxAge: .seconds(300),
+                storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork,
+                maxAge: .seconds(300),
                 cachesAuthorizedRequests: true),
             // Base64 SPKI SHA-256 pins (44 characters); PinningPlugin.pin(ofCertificateAt:) computes one.
             try PinningPlugin([.init(host: "*.example.com", keyHashes: [primaryPin, backupPin])]),
