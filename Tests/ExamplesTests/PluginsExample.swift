@@ -135,7 +135,7 @@ extension PluginsExample {
     /// The README block, compiled (the test above runs the same stack on a stub server).
     static func readmePluginStack(session: Session, cacheURL: URL, primaryPin: String, backupPin: String) throws {
         let capture = CapturePlugin()
-        let provider = Provider<API>(plugins: [
+        let provider = Provider<HTTPBin>(plugins: [
             // refresh() returns the new token
             AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
             RetryPlugin(maxRetries: 2),
