@@ -15,16 +15,20 @@ let package = Package(
         .executable(name: "NetDemo", targets: ["NetDemo"]),
     ],
     targets: [
-        // On Linux NetCore includes CurlTransport, its default transport; Apple platforms use
-        // URLSession and never need libcurl.
-        .target(name: "NetCore", dependencies: [.target(name: "CCurl", condition: .when(platforms: [.linux]))]),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        // Values and contracts every layer shares: targets, requests, responses, errors, the plugin
+        // and transport protocols, encoding, redaction, cookies, redirects. No threads of its own.
+        .target(name: "NetBase"),
+        // The libcurl engine (Linux); on Apple platforms the module is empty.
+        .target(
+            name: "NetCurl",
+            dependencies: ["NetBase", .target(name: "CCurl", condition: .when(platforms: [.linux]))]
         ),
-        // Re-exports NetCore (CurlTransport included) for code that imports NetCurl.
-        .target(name: "NetCurl", dependencies: ["NetCore"]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The URLSession transport.
+        .target(name: "NetURLSession", dependencies: ["NetBase"]),
+        // Provider, the pipeline, streams, stubs and the default transport of the platform; it
+        // re-exports the layers below, so `import NetCore` is the one import a user needs.
+        .target(name: "NetCore", dependencies: ["NetBase", "NetURLSession", "NetCurl"]),
         .target(name: "NetPlugins", dependencies: ["NetCore"]),
         .target(name: "NetBatch", dependencies: ["NetCore"]),
         .target(name: "NetChain", dependencies: ["NetCore"]),
@@ -34,8 +38,9 @@ let package = Package(
         ),
         // Helpers shared by the live-server test targets (not a product).
         .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
-        .testTarget(name: "NetCoreTests", dependencies: ["NetCore"]),
-        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetCurl", "NetTestSupport"]),
+        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetBase"]),
+        .testTarget(name: "NetURLSessionTests", dependencies: ["NetCore", "NetBase", "NetURLSession"]),
+        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetBase", "NetCurl", "NetTestSupport"]),
         .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins"]),
         .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins", "NetTestSupport"]),
         .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),

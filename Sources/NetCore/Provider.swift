@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Sends a ``TargetType``'s requests through a ``Transport`` and an ordered list of ``Plugin``s.

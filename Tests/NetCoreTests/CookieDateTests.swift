@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
 
 /// The cookie-date algorithm of RFC 6265 §5.1.1 on the forms servers send.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
 
 /// Where the jar meets requests: every redirect hop (RedirectFollower, used by both built-in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
 
 /// `CookieJar(persistingTo:)`: cookies with an expiry survive a new jar, nothing else does, and

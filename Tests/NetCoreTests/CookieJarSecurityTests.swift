@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
 
 /// What a hostile server must not achieve with Set-Cookie: cookies for other sites, header

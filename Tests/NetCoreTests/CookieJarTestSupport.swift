@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import NetBase
 @testable import NetCore
 
 /// A clock the cookie tests move by hand.

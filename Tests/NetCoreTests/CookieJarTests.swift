@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
 
 /// The storing and sending rules of RFC 6265, one rule per test, on an injected clock.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
 
 /// A TLS policy set on a request never silently stops applying at a redirect to another origin.

@@ -1,6 +1,8 @@
 import Foundation
 import NetCore
+@testable import NetBase
 @testable import NetCore
+@testable import NetCurl
 import Testing
 
 @Suite("CurlTransport's loop executor", .timeLimit(.minutes(1)))

@@ -1,7 +1,9 @@
 import Foundation
 import NetTestSupport
 import NetCore
+@testable import NetBase
 @testable import NetCore
+@testable import NetCurl
 import Testing
 
 @Suite("CurlTransport without servers")

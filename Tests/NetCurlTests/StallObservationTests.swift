@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import NetBase
 @testable import NetCore
+@testable import NetCurl
 
 /// The stall watchdog's verdicts, without threads or sockets: a socket is cut off only when the
 /// loop stayed inside one `curl_multi_perform` call with no callback for several looks while

@@ -1,6 +1,8 @@
 import Foundation
 import NetCore
+@testable import NetBase
 @testable import NetCore
+@testable import NetCurl
 import Testing
 
 /// Loopback servers started by `scripts/test` (see scripts/servers.sh).

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Moves a download of ``RequestContent/downloadTo(_:)`` from its temporary file to the

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// The request's path: build, prepare, willSend, send, validate, succeed/failure (maybe retry),

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Runs an ordered list of plugins with the semantics documented on ``Plugin``; the pipeline's

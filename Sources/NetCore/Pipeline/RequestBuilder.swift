@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Turns a target into a ``Request`` (the "build" step). Fails with a ``NetworkError`` naming the

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 // Perf: Benchmarks row "Cache hits, sequential" (memory cache hit), where URL building was most of a hit.

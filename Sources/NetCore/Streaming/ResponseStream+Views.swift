@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 extension ResponseStream {

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// A response whose body arrives as it is produced: the head first, then `Data` chunks.

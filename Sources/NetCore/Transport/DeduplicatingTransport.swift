@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Shares one transfer among identical requests in flight at the same moment.

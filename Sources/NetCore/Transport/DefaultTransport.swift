@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// The transport a ``Provider`` uses when it is given none: one process-wide instance, created
@@ -18,25 +19,4 @@ public enum DefaultTransport {
     #else
         private static let instance: any Transport = URLSessionTransport()
     #endif
-}
-
-/// What NetKit says about itself on the wire.
-public enum NetKitInfo {
-    /// This release of NetKit.
-    public static let version = "0.2.0"
-
-    /// The default `User-Agent`: `NetKit/<version> (<OS>)`. Configuration headers and target
-    /// headers replace it.
-    public static let userAgent: String = {
-        #if os(Linux)
-            let system = "Linux"
-        #elseif os(macOS)
-            let system = "macOS"
-        #elseif os(iOS)
-            let system = "iOS"
-        #else
-            let system = "Apple"
-        #endif
-        return "NetKit/\(version) (\(system))"
-    }()
 }

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Chooses per target whether a request is stubbed or sent (Moya's `stubClosure`): some targets

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// A transport that answers with each target's ``TargetType/sampleResponse`` without touching the

@@ -1,0 +1,164 @@
+import Foundation
+
+/// An HTTP response with the request that produced it.
+public struct Response: Sendable, CustomStringConvertible {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The header fields (case-insensitive names).
+    public var headers: HTTPHeaders
+    /// The body. Empty for downloads to disk (see ``fileURL``).
+    public var data: Data
+    /// Where a download was written.
+    public var fileURL: URL?
+    /// The request as it was sent (after every plugin's `prepare`).
+    public var request: Request
+    /// Where the response came from.
+    public var source: ResponseSource
+    /// Details when the response came from a cache.
+    public var cacheInfo: CacheInfo?
+    /// Timings and sizes, when the transport measured them.
+    public var metrics: ResponseMetrics?
+
+    /// Creates a response, for stubs, plugins answering in `prepare`, and transports.
+    public init(
+        statusCode: Int, headers: HTTPHeaders = [:], data: Data = Data(), request: Request,
+        fileURL: URL? = nil, source: ResponseSource = .network, metrics: ResponseMetrics? = nil
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.data = data
+        self.request = request
+        self.fileURL = fileURL
+        self.source = source
+        self.metrics = metrics
+    }
+
+    /// The body as text (UTF-8 by default); `nil` when it is not valid in that encoding.
+    public func string(encoding: String.Encoding = .utf8) -> String? {
+        String(data: data, encoding: encoding)
+    }
+
+    /// The body parsed with `JSONSerialization` (fragments allowed).
+    public func json() throws(NetworkError) -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw .decodingFailed(
+                type: "JSON", keyPath: nil, reason: error.localizedDescription,
+                bodyExcerpt: redactedExcerpt(), response: self, underlying: error)
+        }
+    }
+
+    /// Decodes the body, or the value at a dot-separated `keyPath` such as `"data.user"`.
+    ///
+    /// - Throws: ``NetworkError/decodingFailed(type:keyPath:reason:bodyExcerpt:response:underlying:)``
+    ///   naming the type, the key path and the start of the body, with this response and the
+    ///   `DecodingError` (or `JSONSerialization`'s error) it came from.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - keyPath: A dot-separated path to the value to decode, or `nil` for the whole body.
+    ///   - decoder: The decoder. Default: a plain `JSONDecoder`.
+    ///   - failsOnEmptyData: With `false`, an empty body decodes as JSON `null` (so an optional
+    ///     type gets `nil`) instead of failing; Moya's parameter of the same name.
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder(),
+        failsOnEmptyData: Bool = true
+    ) throws(NetworkError) -> T {
+        // The type's name is only needed for an error; describing a type costs about a microsecond.
+        var typeName: String { String(describing: T.self) }
+        if !failsOnEmptyData, data.isEmpty {
+            do {
+                return try decoder.decode(T.self, from: Data("null".utf8))
+            } catch {
+                throw .decodingFailed(
+                    type: typeName, keyPath: keyPath, reason: "the body is empty and \(typeName) cannot be decoded from null",
+                    bodyExcerpt: "(empty body)", response: self, underlying: error)
+            }
+        }
+        do {
+            guard let keyPath, !keyPath.isEmpty else { return try decoder.decode(T.self, from: data) }
+            let root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            let node: Any
+            switch JSONKeyPath(keyPath).lookup(in: root) {
+            case .found(let value):
+                node = value
+            case .missing(let key):
+                throw NetworkError.decodingFailed(
+                    type: typeName, keyPath: keyPath, reason: "no value for key \"\(key)\"", bodyExcerpt: redactedExcerpt(),
+                    response: self)
+            }
+            let subtree = try JSONSerialization.data(withJSONObject: node, options: [.fragmentsAllowed])
+            return try decoder.decode(T.self, from: subtree)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw .decodingFailed(
+                type: typeName, keyPath: keyPath, reason: Self.describe(error, under: keyPath), bodyExcerpt: redactedExcerpt(),
+                response: self, underlying: error)
+        }
+    }
+
+    public var description: String { "\(statusCode) \(request.description) (\(data.count) bytes, \(source))" }
+
+    /// The start of the body for error messages, with secrets redacted (see the README's
+    /// security model); `(empty body)` when there is none.
+    func redactedExcerpt() -> String {
+        guard !data.isEmpty else { return "(empty body)" }
+        let excerpt = SecretRedactor.excerpt(
+            of: data, contentType: headers["Content-Type"],
+            secrets: KnownSecrets(request: request, responseHeaders: headers))
+        return excerpt.trimmingCharacters(in: .newlines)
+    }
+
+    /// What went wrong, with the coding path spelled from the body's top (`keyPath` first).
+    private static func describe(_ error: any Error, under keyPath: String?) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let components = (keyPath.map { [$0] } ?? []) + context.codingPath.map(\.stringValue)
+            return components.isEmpty ? "the top level" : components.joined(separator: ".")
+        }
+        func detail(_ context: DecodingError.Context) -> String {
+            var text = context.debugDescription
+            while text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+        return switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            "missing key \"\(key.stringValue)\" at \(path(context))"
+        case .typeMismatch(let type, let context)?:
+            "expected \(type) at \(path(context)): \(detail(context))"
+        case .valueNotFound(let type, let context)?:
+            "null where \(type) was expected at \(path(context))"
+        case .dataCorrupted(let context)?:
+            "invalid data at \(path(context)): \(detail(context))"
+        default:
+            String(describing: error)
+        }
+    }
+}
+
+/// Where a ``Response`` came from.
+public enum ResponseSource: String, Sendable, Hashable, CustomStringConvertible {
+    /// From the transport.
+    case network
+    /// From a cache (see ``Response/cacheInfo``).
+    case cache
+    /// From ``StubTransport``.
+    case stub
+
+    public var description: String { rawValue }
+}
+
+extension Response {
+    /// Writes a 2xx body to `destination` as a real download would (for transports that hold the
+    /// body in memory: stubs, replay); the body then lives in ``fileURL``.
+    package mutating func storeDownload(at destination: DownloadDestination) throws(NetworkError) {
+        guard StatusRules.isSuccess(statusCode) else { return }
+        do {
+            try DownloadFiles.place(data, at: destination.url)
+        } catch {
+            throw .fileSystem(reason: "could not write \(destination.url.path): \(error)", underlying: error)
+        }
+        fileURL = destination.url
+        data = Data()
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Sends built requests. ``URLSessionTransport``, `CurlTransport` and ``StubTransport`` are
+/// interchangeable: plugins and providers never know which one runs.
+///
+/// ## Error contract
+/// Throw ``NetworkError`` (other errors are wrapped as ``NetworkError/transport(reason:underlying:)``).
+/// Honour cancellation of the call by throwing ``NetworkError/cancelled`` promptly: wait inside
+/// ``Request/withCancellationHandler(operation:onCancel:isolation:)`` (it fires on `Task`
+/// cancellation and on ``Provider/cancelAll()``, which does not cancel tasks), and end every
+/// request by ``Request/timeout`` with ``NetworkError/timedOut``. Return any status code: the
+/// provider validates it. A request whose ``Request/tls`` policy cannot be enforced must fail with
+/// ``NetworkError/tlsPolicyUnsupported(transport:host:)`` and never be sent.
+public protocol Transport: Sendable {
+    /// What this transport can do beyond plain requests.
+    var capabilities: TransportCapabilities { get }
+
+    /// Sends `request` and returns the response.
+    /// - Parameters:
+    ///   - request: The built, checked request; end it by its ``Request/timeout``.
+    ///   - progress: Called with upload and download progress, from any thread.
+    func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
+
+    /// Sends `request` and returns as soon as the response head arrives; a 2xx body then flows
+    /// into `body` (``ResponseBodySink``), with backpressure. Other statuses return their whole
+    /// body in the response (bounded by ``Request/limits``) and finish `body` empty.
+    ///
+    /// The default sends the request whole with ``send(_:progress:)`` and hands its body over at
+    /// once, so every transport can stream (without backpressure or early heads).
+    func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response
+}
+
+public extension Transport {
+    /// Sends whole, then delivers the body in one chunk.
+    func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        var response: Response
+        do {
+            response = try await send(request, progress: nil)
+        } catch {
+            body.finish(throwing: NetworkError(error))
+            throw error
+        }
+        guard StatusRules.isSuccess(response.statusCode) else {
+            body.finish()
+            return response
+        }
+        body.yield(response.data)
+        body.finish()
+        response.data = Data()
+        return response
+    }
+
+    /// Sends `request` without progress reporting.
+    func send(_ request: Request) async throws -> Response {
+        try await send(request, progress: nil)
+    }
+}
+
+/// Receives transfer progress; called from any thread.
+public typealias ProgressHandler = @Sendable (TransferProgress) -> Void

@@ -1,0 +1,197 @@
+#if canImport(CCurl)
+    import NetBase
+    import CCurl
+    import Foundation
+    import Synchronization
+
+    /// One request handed to the loop thread. The continuation is resumed exactly once, by the loop.
+    struct CurlJob: Sendable {
+        let request: Request
+        /// The request's text options, worked out before the job reached the loop.
+        let head: CurlRequestHead
+        let progress: ProgressHandler?
+        let continuation: UnsafeContinuation<CurlReply, any Error>
+        let token: CurlJobToken
+        /// When the request must have ended, fixed when it was handed to the transport: time spent
+        /// waiting in the inbox or for a free connection counts. For a stream: when its head must
+        /// have arrived.
+        let deadline: ContinuousClock.Instant
+        /// Where a streamed 2xx body goes; `nil` for a response received whole.
+        var stream: ResponseBodySink? = nil
+    }
+
+    /// Identifies a job for cancellation; `cancelled` is set before the cancel command is queued, so
+    /// a job that reaches the loop after its cancellation never starts.
+    final class CurlJobToken: Sendable {
+        private let cancelled = Atomic<Bool>(false)
+
+        func markCancelled() { cancelled.store(true, ordering: .releasing) }
+        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    }
+
+    /// Work for the loop thread.
+    enum CurlCommand: Sendable {
+        case start(CurlJob)
+        case cancel(CurlJobToken)
+        /// A paused stream's reader has room again.
+        case unpause(CurlJobToken)
+        /// A Swift task that prefers this transport's executor, run between libcurl calls.
+        case run(UnownedJob)
+        case shutdown
+    }
+
+    /// The thread-safe face of a transport's event loop: a command inbox and a wake-up descriptor.
+    ///
+    /// Everything libcurl touches (the multi handle, easy handles, transfers) lives on the loop
+    /// thread in ``CurlLoop``; other threads only append commands here and wake the loop.
+    final class CurlEngine: TaskExecutor {
+        private struct Inbox {
+            var commands: [CurlCommand] = []
+            /// The loop has stopped; tasks that still prefer it run on the global executor.
+            var stopped = false
+            /// The loop is (about to be) blocked in `curl_multi_poll`.
+            var sleeping = false
+            /// A wake-up byte was written since the loop went to sleep.
+            var wakePending = false
+        }
+
+        private let inbox = Locked(Inbox())
+        /// The loop thread, once it runs (for ``isLoopThread``).
+        private let loopThread = Locked<pthread_t?>(nil)
+        /// A non-blocking pipe whose read end the loop polls next to libcurl's sockets (the same
+        /// mechanism as `curl_multi_wakeup`, without sharing the multi handle across threads).
+        let wakeDescriptor: Int32
+        private let wakeWriteDescriptor: Int32
+        /// The sockets of this transport's connections (see ``CurlStallWatchdog``).
+        let sockets = CurlSocketRegistry()
+        /// Cuts off a connection that holds the loop thread captive inside libcurl.
+        let watchdog: CurlStallWatchdog
+
+        init(configuration: CurlTransport.Configuration) {
+            CurlGlobal.ensureInitialized()
+            var descriptors: [Int32] = [-1, -1]
+            precondition(pipe(&descriptors) == 0, "NetCurl: pipe failed (errno \(errno))")
+            for descriptor in descriptors {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+            wakeDescriptor = descriptors[0]
+            wakeWriteDescriptor = descriptors[1]
+            watchdog = CurlStallWatchdog(sockets: sockets)
+            let thread = Thread { [self] in
+                CurlLoop(engine: self, configuration: configuration).run()
+            }
+            thread.name = "NetKit.CurlTransport"
+            thread.start()
+        }
+
+        /// Queues `command`, waking the loop only when it sleeps (a busy loop picks it up anyway).
+        func submit(_ command: CurlCommand) {
+            enum Outcome { case queued, wake, stopped }
+            let outcome = inbox.withLock { inbox -> Outcome in
+                if inbox.stopped { return .stopped }
+                inbox.commands.append(command)
+                guard inbox.sleeping, !inbox.wakePending else { return .queued }
+                inbox.wakePending = true
+                return .wake
+            }
+            switch outcome {
+            case .queued:
+                break
+            case .wake:
+                var byte: UInt8 = 1
+                _ = write(wakeWriteDescriptor, &byte, 1)
+            case .stopped:
+                // The transport is gone; only tasks that still prefer its executor should get here.
+                Self.settleAfterStop(command)
+            }
+        }
+
+        /// Ends a command the stopped loop will never run: a request fails with `.cancelled`, a
+        /// task moves to the global concurrent executor, the rest needs nothing.
+        static func settleAfterStop(_ command: CurlCommand) {
+            switch command {
+            case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
+            case .run(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            case .cancel, .unpause, .shutdown: break
+            }
+        }
+
+        /// Runs a task that prefers this executor on the loop thread, next to libcurl's work.
+        func enqueue(_ job: consuming ExecutorJob) {
+            submit(.run(UnownedJob(job)))
+        }
+
+        /// Records the calling thread as the loop thread (loop thread, at start).
+        func markLoopThread() {
+            let current = pthread_self()
+            loopThread.withLock { $0 = current }
+        }
+
+        /// Whether the caller runs on the loop thread.
+        var isLoopThread: Bool {
+            guard let thread = loopThread.withLock({ $0 }) else { return false }
+            return pthread_equal(thread, pthread_self()) != 0
+        }
+
+        /// Marks the loop stopped and returns what was still queued (loop thread, at shutdown).
+        func stop() -> [CurlCommand] {
+            inbox.withLock { inbox in
+                inbox.stopped = true
+                defer { inbox.commands.removeAll() }
+                return inbox.commands
+            }
+        }
+
+        /// Takes every queued command (loop thread).
+        func takeCommands() -> [CurlCommand] {
+            inbox.withLock { inbox in
+                guard !inbox.commands.isEmpty else { return [] }
+                let commands = inbox.commands
+                inbox.commands.removeAll(keepingCapacity: true)
+                return commands
+            }
+        }
+
+        /// Marks the loop as sleeping unless commands are waiting; false means "do not sleep" (loop thread).
+        func prepareToSleep() -> Bool {
+            inbox.withLock { inbox in
+                guard inbox.commands.isEmpty else { return false }
+                inbox.sleeping = true
+                return true
+            }
+        }
+
+        /// The loop is awake again; `signalled` when the wake-up descriptor was readable (loop thread).
+        func didWake(signalled: Bool) {
+            inbox.withLock { inbox in
+                inbox.sleeping = false
+                inbox.wakePending = false
+            }
+            if signalled {
+                // One read is enough: `wakePending` lets at most one byte in per sleep. Anything left
+                // over only makes the next poll return at once, and that wake-up reads it.
+                var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+                _ = withUnsafeMutableBytes(of: &buffer) { read(wakeDescriptor, $0.baseAddress, $0.count) }
+            }
+        }
+
+        /// Asks the loop to finish; it releases libcurl and closes the descriptor.
+        func shutdown() { submit(.shutdown) }
+
+        /// Closes the pipe (loop thread, at shutdown: no submit can follow).
+        func closeDescriptors() {
+            close(wakeDescriptor)
+            close(wakeWriteDescriptor)
+        }
+    }
+
+    /// `curl_global_init`, exactly once per process.
+    enum CurlGlobal {
+        private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+
+        static func ensureInitialized() {
+            precondition(initialized, "NetCurl: curl_global_init failed")
+        }
+    }
+#endif

@@ -1,0 +1,111 @@
+#if canImport(CCurl)
+    import NetBase
+    import CCurl
+    import Foundation
+
+    /// Maps libcurl result codes to ``NetworkError`` values a person can act on.
+    enum CurlErrors {
+        /// The error for a transfer libcurl ended with `code`; its ``NetworkError/underlyingError``
+        /// is the ``CurlError`` with libcurl's own message.
+        static func map(_ code: CURLcode, transfer: CurlTransfer) -> NetworkError {
+            let detail = transfer.handle.errorMessage ?? String(cString: curl_easy_strerror(code))
+            let cause = CurlError(code: Int(code.rawValue), message: SecretRedactor.removingUserinfo(in: detail))
+            return classify(code, detail: detail, transfer: transfer).causedBy(cause)
+        }
+
+        private static func classify(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> NetworkError {
+            let host = transfer.request.host
+            if let proxy = CurlProxy.server(for: transfer.request, configuration: transfer.configuration),
+                let error = CurlProxy.failure(code, detail: detail, server: proxy, transfer: transfer)
+            {
+                return error
+            }
+            if let error = CurlTLS.clientCertificateFailure(
+                code: Int(code.rawValue), detail: detail, host: host, identity: transfer.request.tls?.clientIdentity)
+            {
+                return error
+            }
+            switch code.rawValue {
+            case 1:  // CURLE_UNSUPPORTED_PROTOCOL
+                let scheme = transfer.request.url.scheme?.lowercased()
+                if scheme == "http" || scheme == "https" {
+                    // Redirects are never followed by libcurl, so an http(s) URL gets here only
+                    // when the server's reply is not HTTP (a malformed status line).
+                    return .invalidResponse(reason: "the status line is not HTTP: \(detail)")
+                }
+                return .invalidRequest(
+                    target: targetDescription(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
+            case 3:  // CURLE_URL_MALFORMAT
+                return .invalidRequest(target: targetDescription(transfer.request.target), reason: "malformed URL: \(detail)")
+            case 5:  // CURLE_COULDNT_RESOLVE_PROXY (only with a proxy, mapped by CurlProxy above)
+                return .proxyFailed(proxy: "(unknown)", reason: "the proxy could not be resolved: \(detail)")
+            case 6:  // CURLE_COULDNT_RESOLVE_HOST
+                return .dnsFailure(host: host)
+            case 7:  // CURLE_COULDNT_CONNECT
+                return .connectionFailed(host: host, reason: detail)
+            case 28:  // CURLE_OPERATION_TIMEDOUT
+                return .timedOut
+            case 47:  // CURLE_TOO_MANY_REDIRECTS
+                return .redirectRefused(reason: "more than \(transfer.configuration.maxRedirects) redirects (a redirect loop?)")
+            case 90:  // CURLE_SSL_PINNEDPUBKEYNOTMATCH
+                return .pinningFailed(host: host)
+            case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98:
+                return .tlsFailure(host: host, reason: detail)
+            case 52:  // CURLE_GOT_NOTHING
+                return .connectionLost(reason: "the server closed the connection without answering (\(detail))")
+            case 55, 56:  // CURLE_SEND_ERROR, CURLE_RECV_ERROR
+                // Bad chunked framing and HTTP/2 frames nghttp2 refuses arrive as receive errors;
+                // they are the server's fault, not a transient loss, so they must not be retried as one.
+                let text = detail.lowercased()
+                if text.contains("chunk") {
+                    return .invalidResponse(reason: "the chunked body is malformed: \(detail)")
+                }
+                if text.contains("nghttp2") {
+                    return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
+                }
+                return .connectionLost(reason: detail)
+            case 16:  // CURLE_HTTP2: the connection's framing layer
+                return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
+            case 92:  // CURLE_HTTP2_STREAM: the stream was reset (by the server, or by nghttp2 for a malformed response)
+                return http2StreamFailure(detail: detail, transfer: transfer)
+            case 18:  // CURLE_PARTIAL_FILE
+                return truncation(of: transfer)
+            case 61:  // CURLE_BAD_CONTENT_ENCODING
+                return .invalidResponse(reason: "the body's Content-Encoding could not be decoded: \(detail)")
+            case 8, 100:  // CURLE_WEIRD_SERVER_REPLY, CURLE_UNRECOVERABLE_POLL
+                return .invalidResponse(reason: detail)
+            case 27 where !transfer.headersComplete:  // CURLE_OUT_OF_MEMORY: libcurl's own header-line bound
+                return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
+            case 23:  // CURLE_WRITE_ERROR
+                return .fileSystem(reason: "could not store the response: \(detail)")
+            case 26:  // CURLE_READ_ERROR
+                return .transport(reason: "could not read the request body: \(detail)")
+            case 65:  // CURLE_SEND_FAIL_REWIND
+                return .connectionLost(reason: "the body had to be sent again and could not be rewound: \(detail)")
+            default:
+                return .transport(reason: "libcurl error \(code.rawValue): \(detail)")
+            }
+        }
+
+        /// A reset HTTP/2 stream: a protocol violation (nghttp2 resets a stream whose response is
+        /// malformed) is `.invalidResponse`; a reset after the head cut the body short; a reset
+        /// before any head (an overloaded server's INTERNAL_ERROR) may be tried again.
+        private static func http2StreamFailure(detail: String, transfer: CurlTransfer) -> NetworkError {
+            let violations = ["PROTOCOL_ERROR", "FRAME_SIZE_ERROR", "COMPRESSION_ERROR", "FLOW_CONTROL_ERROR", "before getting"]
+            if violations.contains(where: detail.contains) {
+                return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
+            }
+            if transfer.headersComplete { return truncation(of: transfer) }
+            return .connectionLost(reason: "HTTP/2 stream reset before the response: \(detail)")
+        }
+
+        /// The body ended before its framing said it was complete.
+        private static func truncation(of transfer: CurlTransfer) -> NetworkError {
+            var expected: curl_off_t = -1, received: curl_off_t = 0
+            _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected)
+            _ = netkit_easy_getinfo_off_t(transfer.handle.easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
+            let offset = transfer.download?.appending == true ? transfer.download!.resumeOffset : 0
+            return .truncatedResponse(expected: expected >= 0 ? Int64(expected) + offset : nil, received: Int64(received) + offset)
+        }
+    }
+#endif

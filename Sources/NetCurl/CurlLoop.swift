@@ -1,0 +1,241 @@
+#if canImport(CCurl)
+    import NetBase
+    import CCurl
+    import Foundation
+
+    /// The event loop: owns the multi handle, the pool of easy handles and the running transfers.
+    /// Lives on one thread (the only one that calls libcurl for this transport).
+    final class CurlLoop {
+        private let engine: CurlEngine
+        private let configuration: CurlTransport.Configuration
+        private let multi: UnsafeMutableRawPointer
+        private var idleHandles: [CurlHandle] = []
+        private var active: [ObjectIdentifier: CurlTransfer] = [:]
+        /// Transfers that paused to let others through; resumed at the start of the next pass.
+        private var yielded: [CurlTransfer] = []
+        private static let maxIdleHandles = 256
+
+        init(engine: CurlEngine, configuration: CurlTransport.Configuration) {
+            self.engine = engine
+            self.configuration = configuration
+            guard let multi = curl_multi_init() else { fatalError("NetCurl: curl_multi_init failed") }
+            self.multi = multi
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
+            // Keep every idle connection the limits allow, so bursts reuse them instead of reconnecting.
+            let cache = configuration.maxTotalConnections > 0 ? configuration.maxTotalConnections : 1024
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, cache)
+        }
+
+        func run() {
+            engine.markLoopThread()
+            var running: Int32 = 0
+            var wakeup = curl_waitfd(fd: engine.wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+            while true {
+                if let leftovers = handleCommands() {
+                    tearDown(leftovers: leftovers)
+                    return
+                }
+                resumeYielded()
+                engine.watchdog.enterPerform()
+                _ = curl_multi_perform(multi, &running)
+                engine.watchdog.leavePerform()
+                blameSeveredConnections()
+                collectFinished()
+                expireOverdue()
+                collectYielded()
+                engine.watchdog.setBusy(!active.isEmpty)
+                guard yielded.isEmpty, engine.prepareToSleep() else { continue }
+                wakeup.revents = 0
+                var ready: Int32 = 0
+                // While transfers run, wake often enough to end any past its deadline in time.
+                let pollMilliseconds: Int32 = active.isEmpty ? 1000 : Int32(Self.deadlineCheckInterval.millisecondsRoundedUp)
+                _ = curl_multi_poll(multi, &wakeup, 1, pollMilliseconds, &ready)
+                engine.didWake(signalled: wakeup.revents != 0)
+            }
+        }
+
+        /// Runs queued commands; on shutdown, returns the commands queued behind it.
+        private func handleCommands() -> [CurlCommand]? {
+            let commands = engine.takeCommands()
+            for (index, command) in commands.enumerated() {
+                switch command {
+                case .start(let job): start(job)
+                case .cancel(let token): cancel(token)
+                case .unpause(let token): unpause(token)
+                case .run(let job): job.runSynchronously(on: engine.asUnownedTaskExecutor())
+                case .shutdown:
+                    return Array(commands[(index + 1)...])
+                }
+            }
+            return nil
+        }
+
+        private func start(_ job: CurlJob) {
+            if job.token.isCancelled {
+                job.continuation.resume(throwing: NetworkError.cancelled)
+                return
+            }
+            let handle: CurlHandle
+            if let pooled = idleHandles.popLast() {
+                handle = pooled
+            } else if let fresh = CurlHandle() {
+                handle = fresh
+            } else {
+                job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
+                return
+            }
+            let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration, engine: engine)
+            do {
+                try transfer.configure()
+            } catch {
+                transfer.abandon()
+                recycle(handle)
+                job.continuation.resume(throwing: error)
+                return
+            }
+            let code = curl_multi_add_handle(multi, handle.easy)
+            guard code == CURLM_OK else {
+                transfer.abandon()
+                recycle(handle)
+                job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
+                return
+            }
+            active[ObjectIdentifier(job.token)] = transfer
+        }
+
+        private func cancel(_ token: CurlJobToken) {
+            guard let transfer = active.removeValue(forKey: ObjectIdentifier(token)) else { return }
+            _ = curl_multi_remove_handle(multi, transfer.handle.easy)
+            transfer.abandon()
+            recycle(transfer.handle)
+            transfer.complete(.failure(NetworkError.cancelled))
+        }
+
+        /// Notes the transfers that paused to let others through in this pass.
+        private func collectYielded() {
+            for transfer in active.values where transfer.hasYielded { yielded.append(transfer) }
+        }
+
+        /// Resumes the transfers that yielded in the previous pass (libcurl hands each its held
+        /// bytes at once, inside `curl_easy_pause`).
+        private func resumeYielded() {
+            guard !yielded.isEmpty else { return }
+            let resuming = yielded
+            yielded.removeAll(keepingCapacity: true)
+            for transfer in resuming where active[ObjectIdentifier(transfer.job.token)] === transfer {
+                transfer.resumedAfterYield()
+                _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
+            }
+        }
+
+        /// Resumes a stream paused for backpressure (libcurl may deliver buffered data at once).
+        private func unpause(_ token: CurlJobToken) {
+            guard let transfer = active[ObjectIdentifier(token)], transfer.isPaused else { return }
+            transfer.resumed()
+            _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
+        }
+
+        /// How often running transfers are checked against their deadlines.
+        private static let deadlineCheckInterval = Duration.milliseconds(25)
+        private var nextDeadlineCheck = ContinuousClock.now
+
+        /// Ends transfers past their deadline with `.timedOut`. libcurl's own timeout covers a
+        /// running transfer; this also covers one still waiting for a connection under the limits.
+        private func expireOverdue() {
+            let now = ContinuousClock.now
+            guard now >= nextDeadlineCheck, !active.isEmpty else { return }
+            nextDeadlineCheck = now + Self.deadlineCheckInterval
+            for (key, transfer) in active where transfer.isOverdue(at: now) {
+                active.removeValue(forKey: key)
+                _ = curl_multi_remove_handle(multi, transfer.handle.easy)
+                transfer.abandon()
+                recycle(transfer.handle)
+                transfer.complete(.failure(NetworkError.timedOut))
+            }
+        }
+
+        /// Gives the transfers of connections the watchdog cut off the reason, before libcurl
+        /// reports them failed (it sees only a dead socket).
+        private func blameSeveredConnections() {
+            let severed = engine.sockets.takeSevered()
+            guard !severed.isEmpty else { return }
+            for transfer in active.values {
+                if let socket = transfer.socketID, let reason = severed[socket] { transfer.blame(reason) }
+            }
+        }
+
+        private func collectFinished() {
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = message.pointee.data.result
+                var context: UnsafeMutableRawPointer?
+                _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &context)
+                guard let context else { continue }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                active.removeValue(forKey: ObjectIdentifier(transfer.job.token))
+                _ = curl_multi_remove_handle(multi, easy)
+                let result = transfer.finish(code)
+                recycle(transfer.handle)
+                transfer.complete(result)
+            }
+        }
+
+        private func recycle(_ handle: CurlHandle) {
+            if idleHandles.count < Self.maxIdleHandles {
+                handle.reset()
+                idleHandles.append(handle)
+            } else {
+                handle.destroy()
+            }
+        }
+
+        /// Releases libcurl and settles `leftovers` (commands queued behind `.shutdown`) and
+        /// whatever arrives before the engine is marked stopped.
+        private func tearDown(leftovers: [CurlCommand]) {
+            engine.watchdog.stop()
+            for command in leftovers + engine.stop() { CurlEngine.settleAfterStop(command) }
+            for transfer in active.values {
+                _ = curl_multi_remove_handle(multi, transfer.handle.easy)
+                transfer.abandon()
+                transfer.handle.destroy()
+                transfer.complete(.failure(NetworkError.cancelled))
+            }
+            active.removeAll()
+            for handle in idleHandles { handle.destroy() }
+            idleHandles.removeAll()
+            _ = curl_multi_cleanup(multi)
+            engine.closeDescriptors()
+        }
+    }
+
+    /// An easy handle and its error buffer, reused across requests (`curl_easy_reset` between them).
+    struct CurlHandle {
+        let easy: UnsafeMutableRawPointer
+        let errorBuffer: UnsafeMutablePointer<CChar>
+
+        init?() {
+            guard let easy = curl_easy_init() else { return nil }
+            self.easy = easy
+            errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+            errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        }
+
+        func reset() {
+            curl_easy_reset(easy)
+            errorBuffer[0] = 0
+        }
+
+        func destroy() {
+            curl_easy_cleanup(easy)
+            errorBuffer.deallocate()
+        }
+
+        /// libcurl's detailed message for the last failure, if it wrote one.
+        var errorMessage: String? {
+            errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+        }
+    }
+#endif

@@ -1,0 +1,366 @@
+#if canImport(CCurl)
+    import NetBase
+    import CCurl
+    import Foundation
+
+    /// One request on the loop thread: its easy handle's options, the callbacks' state and the
+    /// response being assembled. Only the loop thread touches it.
+    final class CurlTransfer {
+        let job: CurlJob
+        let handle: CurlHandle
+        let configuration: CurlTransport.Configuration
+        let startDate = Date()
+        let startInstant = ContinuousClock.now
+
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        /// Headers for the proxy only (`CURLOPT_PROXYHEADER`).
+        var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
+        var uploadReader: BodyStreamReader?
+        /// A failure inside a callback (unreadable upload file, disk full); it explains the curl code.
+        var callbackError: NetworkError?
+        var download: CurlDownload?
+        /// The connection this transfer reads, once known (for the stall watchdog's verdicts).
+        var socketID: CurlSocketRegistry.SocketID?
+
+        // The response being received (reset by each status line: 1xx, redirects).
+        var statusCode = 0
+        /// Header lines as received; parsed into strings in the caller's task (``CurlReply``).
+        var rawHeaders: [UInt8] = []
+        var body = Data()
+        /// Whether the blank line that ends the current response's headers arrived.
+        private(set) var headersComplete = false
+        /// Header bytes of every response of this transfer (interim ones included), for the bound.
+        private var headerBytes = 0
+        /// Body bytes of the current response after decoding, for the size limit.
+        private var bodyBytes: Int64 = 0
+
+        /// A streamed response's head went to the caller; the body now goes to the job's sink and
+        /// the end of the transfer finishes the sink instead of the continuation.
+        private(set) var headDelivered = false
+        /// The stream is paused until its reader has room (backpressure).
+        private(set) var isPaused = false
+        /// Paused after a share of body bytes so that the loop serves other transfers before this
+        /// one reads on (``yieldEvery``); the loop resumes it on its next pass.
+        private(set) var hasYielded = false
+        /// Body bytes taken since the transfer last yielded.
+        private var bytesSinceYield = 0
+        /// How many body bytes one transfer takes before letting the others through. A bulk or
+        /// hostile body (an endless one, a decompression bomb) would otherwise keep the loop thread
+        /// for a whole `curl_multi_perform` pass, and every other transfer waits behind it.
+        static let yieldEvery = 128 * 1024
+        /// The last time a streamed body moved (or was resumed), for the idle timeout.
+        private var lastActivity = ContinuousClock.now
+        private var reportedUpload: Int64 = -1
+        private var reportedDownload: Int64 = -1
+
+        /// The engine, for commands a stream's reader triggers (unpause, cancel). Strong: it runs
+        /// this transfer's loop anyway, and a stopped engine ignores late commands.
+        let engine: CurlEngine
+
+        init(job: CurlJob, handle: CurlHandle, configuration: CurlTransport.Configuration, engine: CurlEngine) {
+            self.job = job
+            self.engine = engine
+            self.handle = handle
+            self.configuration = configuration
+        }
+
+        var request: Request { job.request }
+
+        /// Releases what the transfer holds after it was removed from the multi handle unfinished
+        /// (cancelled, failed to start). A resumable download keeps its partial file.
+        func abandon() {
+            freeHeaderList()
+            download?.abandon()
+        }
+
+        private func freeHeaderList() {
+            if let headerList { curl_slist_free_all(headerList) }
+            if let proxyHeaderList { curl_slist_free_all(proxyHeaderList) }
+            headerList = nil
+            proxyHeaderList = nil
+        }
+
+        // MARK: Callbacks (loop thread, inside curl_multi_perform)
+
+        /// A header line, CRLF included. A status line starts a new response. Returns false to stop
+        /// the transfer (too many header bytes, a body that cannot fit, conflicting lengths).
+        func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+            engine.watchdog.beat()
+            guard !stopsAtDeadline() else { return false }
+            headerBytes += line.count
+            guard headerBytes <= request.limits.maxHeaderBytes else {
+                callbackError = .invalidResponse(
+                    reason: "the response headers are larger than the limit of \(request.limits.maxHeaderBytes) bytes (maxHeaderBytes)")
+                return false
+            }
+            if line.count > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
+                statusCode = Self.parseStatus(line[...])
+                noteConnection()
+                headersComplete = false
+                bodyBytes = 0
+                rawHeaders.removeAll(keepingCapacity: true)
+                body.removeAll(keepingCapacity: true)
+                download?.responseStarted()
+                return true
+            }
+            if line.count <= 2, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
+                headersComplete = true
+                guard checkHeaders() else { return false }
+                if job.stream != nil, StatusRules.isSuccess(statusCode) { deliverHead() }
+                return true
+            }
+            rawHeaders.append(contentsOf: line)
+            return true
+        }
+
+        /// Checks a complete header block: one Content-Length at most, and a body that fits the limit.
+        private func checkHeaders() -> Bool {
+            let lengths = CurlReply.values(of: "Content-Length", in: rawHeaders)
+            guard !lengths.isEmpty else { return true }
+            switch ResponseIntegrity.contentLength(lengths) {
+            case .failure(let error):
+                callbackError = error
+                return false
+            case .success(let length):
+                let bodyless = StatusRules.hasNoBody(statusCode: statusCode, method: job.head.method)
+                if !bodyless, let limit = bodyLimit, length > limit {
+                    callbackError = .responseTooLarge(limit: limit)
+                    return false
+                }
+                return true
+            }
+        }
+
+        /// The most body bytes this transfer may keep (after decoding). A streamed 2xx body has no
+        /// limit: its reader consumes it as it comes.
+        private var bodyLimit: Int64? { headDelivered ? nil : request.limits.bodyLimit(forDownload: download != nil) }
+
+        // MARK: Streams
+
+        /// Resumes the caller with the head of a streamed 2xx response; the body follows in the sink.
+        private func deliverHead() {
+            headDelivered = true
+            lastActivity = .now
+            job.continuation.resume(returning: CurlReply(statusCode: statusCode, rawHeaders: rawHeaders, body: Data(), fileURL: nil, timings: timings()))
+            let token = job.token
+            job.stream?.onCancel { [engine] in
+                token.markCancelled()
+                engine.submit(.cancel(token))
+            }
+        }
+
+        /// Hands streamed body bytes to the reader, or pauses the transfer when it has no room.
+        private func stream(_ bytes: UnsafeRawBufferPointer, into sink: ResponseBodySink) -> Int {
+            guard sink.hasRoom else {
+                isPaused = true
+                let token = job.token
+                sink.whenDrained { [engine] in engine.submit(.unpause(token)) }
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            lastActivity = .now
+            sink.yield(Data(bytes))
+            return bytes.count
+        }
+
+        /// The loop is about to resume a transfer that yielded; it starts a new share.
+        func resumedAfterYield() {
+            hasYielded = false
+            bytesSinceYield = 0
+        }
+
+        /// The reader made room; the loop is about to unpause the transfer.
+        func resumed() {
+            isPaused = false
+            lastActivity = .now
+        }
+
+        /// Whether the transfer is past its deadline at `now`: the head's, then for a stream the
+        /// idle timeout (not while paused for a slow reader) and the optional total.
+        func isOverdue(at now: ContinuousClock.Instant) -> Bool {
+            guard headDelivered, let options = job.stream?.options else { return job.deadline <= now }
+            if let total = options.totalTimeout, startInstant + total <= now { return true }
+            return !isPaused && lastActivity + request.timeout <= now
+        }
+
+        /// Ends the job: the continuation, or for a stream whose head was delivered, its sink.
+        func complete(_ result: Result<CurlReply, any Error>) {
+            guard headDelivered, let sink = job.stream else {
+                job.continuation.resume(with: result)
+                return
+            }
+            switch result {
+            case .success: sink.finish()
+            case .failure(let error): sink.finish(throwing: NetworkError(error))
+            }
+        }
+
+        /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).
+        func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+            engine.watchdog.beat()
+            // A cancelled or overdue job stops here at once, even while libcurl is busy inflating a
+            // huge body or reading a bulk one (the loop's own checks wait for the pass to end).
+            if job.token.isCancelled {
+                callbackError = .cancelled
+                return 0
+            }
+            if stopsAtDeadline() { return 0 }
+            if headDelivered, let sink = job.stream { return stream(bytes, into: sink) }
+            guard bytesSinceYield < Self.yieldEvery else {
+                // libcurl keeps these bytes and hands them over again when the loop resumes us.
+                hasYielded = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            bytesSinceYield += bytes.count
+            bodyBytes += Int64(bytes.count)
+            if let limit = bodyLimit, bodyBytes > limit {
+                callbackError = .responseTooLarge(limit: limit)
+                return 0
+            }
+            if let download {
+                do {
+                    try download.write(bytes, status: statusCode, headerValue: headerValue)
+                } catch {
+                    callbackError = error
+                    return 0
+                }
+                return bytes.count
+            }
+            body.append(bytes.bindMemory(to: UInt8.self))
+            return bytes.count
+        }
+
+        /// Fills `buffer` with upload bytes; 0 ends the body.
+        func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            engine.watchdog.beat()
+            guard let uploadReader else { return 0 }
+            do {
+                return try uploadReader.read(into: buffer)
+            } catch {
+                callbackError = unreadableBody(error)
+                return Int(CURL_READFUNC_ABORT)
+            }
+        }
+
+        /// Rewinds the upload (libcurl resends a body after a redirect or on a dead reused connection).
+        func seekBody(to offset: Int64) -> Bool {
+            let reader = BodyStreamReader(request.body)
+            var remaining = offset
+            if remaining > 0 {
+                let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+                defer { scratch.deallocate() }
+                while remaining > 0 {
+                    let slice = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Int(min(Int64(scratch.count), remaining))])
+                    guard let count = try? reader.read(into: slice), count > 0 else { return false }
+                    remaining -= Int64(count)
+                }
+            }
+            uploadReader = reader
+            return true
+        }
+
+        /// Progress from libcurl; forwards changes only.
+        func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
+            engine.watchdog.beat()
+            guard let progress = job.progress else { return }
+            if uploaded != reportedUpload, uploaded > 0 || uploadTotal > 0 {
+                reportedUpload = uploaded
+                progress(TransferProgress(direction: .upload, completedBytes: uploaded, totalBytes: uploadTotal > 0 ? uploadTotal : nil))
+            }
+            if downloaded != reportedDownload, downloaded > 0 || downloadTotal > 0 {
+                reportedDownload = downloaded
+                let offset = download?.resumeOffset ?? 0
+                let total = downloadTotal > 0 ? downloadTotal + (download?.appending == true ? offset : 0) : nil
+                let done = downloaded + (download?.appending == true ? offset : 0)
+                progress(TransferProgress(direction: .download, completedBytes: done, totalBytes: total))
+            }
+        }
+
+        // MARK: Completion
+
+        /// Builds the result once libcurl reports the transfer done with `code`.
+        func finish(_ code: CURLcode) -> Result<CurlReply, any Error> {
+            defer { freeHeaderList() }
+            guard code == CURLE_OK else {
+                download?.abandon()
+                return .failure(callbackError ?? CurlErrors.map(code, transfer: self))
+            }
+            guard headersComplete else {
+                download?.abandon()
+                return .failure(NetworkError.invalidResponse(reason: "the connection closed inside the response headers"))
+            }
+            var status = 0
+            _ = netkit_easy_getinfo_long(handle.easy, CURLINFO_RESPONSE_CODE, &status)
+            if status != 0 { statusCode = status }
+            var data = body
+            var fileURL: URL?
+            var reportedStatus = statusCode
+            if let download {
+                do {
+                    switch try download.complete(status: statusCode, headerValue: headerValue) {
+                    case .placed(let url, let treatedAsSuccess):
+                        fileURL = url
+                        data = Data()
+                        if treatedAsSuccess { reportedStatus = 200 }
+                    case .notPlaced(let errorBody):
+                        data = errorBody
+                    }
+                } catch {
+                    download.abandon()
+                    return .failure(error)
+                }
+            }
+            return .success(CurlReply(statusCode: reportedStatus, rawHeaders: rawHeaders, body: data, fileURL: fileURL, timings: timings()))
+        }
+
+        /// The value of the current response's header `name` (any case).
+        func headerValue(_ name: String) -> String? {
+            CurlReply.value(of: name, in: rawHeaders)
+        }
+
+        func timings() -> CurlTimings {
+            let easy = handle.easy
+            func micros(_ info: CURLINFO) -> Int64 {
+                var value: curl_off_t = 0
+                _ = netkit_easy_getinfo_off_t(easy, info, &value)
+                return Int64(value)
+            }
+            var version = 0
+            _ = netkit_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+            return CurlTimings(
+                startDate: startDate, totalMicros: micros(CURLINFO_TOTAL_TIME_T),
+                connectMicros: max(micros(CURLINFO_APPCONNECT_TIME_T), micros(CURLINFO_CONNECT_TIME_T)),
+                firstByteMicros: micros(CURLINFO_STARTTRANSFER_TIME_T),
+                bytesSent: micros(CURLINFO_SIZE_UPLOAD_T), bytesReceived: micros(CURLINFO_SIZE_DOWNLOAD_T),
+                httpVersion: Self.versionName(version)
+            )
+        }
+
+        static func versionName(_ version: Int) -> String? {
+            switch version {
+            case Int(CURL_HTTP_VERSION_1_0): "HTTP/1.0"
+            case Int(CURL_HTTP_VERSION_1_1): "HTTP/1.1"
+            case Int(CURL_HTTP_VERSION_2_0): "HTTP/2"
+            case Int(CURL_HTTP_VERSION_3): "HTTP/3"
+            default: nil
+            }
+        }
+
+        /// The status code in `HTTP/1.1 200 OK` or `HTTP/2 200`.
+        private static func parseStatus(_ line: Slice<UnsafeRawBufferPointer>) -> Int {
+            guard let space = line.firstIndex(of: 0x20) else { return 0 }
+            var code = 0
+            var index = space + 1
+            while index < line.endIndex, line[index] >= 0x30, line[index] <= 0x39 {
+                code = code * 10 + Int(line[index] - 0x30)
+                index += 1
+            }
+            return code
+        }
+
+        func unreadableBody(_ error: any Error) -> NetworkError {
+            var url = request.url
+            if case .file(let file) = request.body { url = file }
+            return .unreadableFile(target: targetDescription(request.target), url: url, reason: "\(error)", underlying: error)
+        }
+    }
+#endif

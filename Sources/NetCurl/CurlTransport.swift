@@ -1,0 +1,158 @@
+#if canImport(CCurl)
+    import NetBase
+    import Foundation
+
+    /// The fast transport for Linux: libcurl's multi interface driven by one event-loop thread.
+    ///
+    /// One libcurl multi handle per transport gives connection reuse, HTTP/2 multiplexing over TLS
+    /// and configurable connection limits. Request bodies of every kind stream from memory or disk
+    /// with `Content-Length`; downloads stream to disk and land at their destination only when
+    /// complete; resumable downloads continue from a partial file with `Range`.
+    ///
+    /// It enforces ``TLSPolicy`` per request: SPKI SHA-256 pins (`CURLOPT_PINNEDPUBLICKEY`), extra
+    /// trusted certificates and host-name verification. libcurl only reuses a connection (or a TLS
+    /// session) whose TLS settings, pins and trusted certificates included, equal the request's, so
+    /// a policy never leaks to another request. When a policy lists trusted certificates, those
+    /// certificates are the only trust anchors for that request: the system CA bundle is not
+    /// consulted, so a private-CA or self-signed host cannot also be vouched for by a public CA.
+    ///
+    /// ```swift
+    /// let provider = Provider<API>(transport: CurlTransport())
+    /// let tuned = CurlTransport(configuration: .init(maxConnectionsPerHost: 4, connectTimeout: .seconds(5)))
+    /// ```
+    ///
+    /// Every request ends: by its response, its error, cancellation of its task or its call (the transfer is removed
+    /// from libcurl at once and ``NetworkError/cancelled`` thrown) or ``Request/timeout``
+    /// (``NetworkError/timedOut``, sub-second values honoured).
+    public final class CurlTransport: Transport {
+        /// Knobs for a ``CurlTransport``. The defaults suit most clients.
+        public struct Configuration: Sendable, Hashable {
+            /// The most connections open to one host at a time (0: no limit). Requests beyond it
+            /// wait for a free connection; HTTP/2 requests share one connection. Default 16.
+            public var maxConnectionsPerHost: Int
+            /// The most connections open at a time across all hosts (0: no limit). Default 128.
+            public var maxTotalConnections: Int
+            /// How long establishing a connection (DNS, TCP, TLS) may take. Default 10 s.
+            public var connectTimeout: Duration
+            /// Which redirects are followed. Default ``RedirectPolicy/secure``: follow, refuse
+            /// https → http, never send credentials to another origin.
+            public var redirectPolicy: RedirectPolicy
+            /// How many redirects one request may follow before failing with
+            /// ``NetworkError/redirectRefused(reason:)``. Default 10.
+            public var maxRedirects: Int
+            /// Whether libcurl prints its verbose trace to stderr. Off by default: the trace shows
+            /// headers, credentials included.
+            public var verbose: Bool
+            /// The proxies requests go through, or `nil` (the default) for none. Environment
+            /// variables such as `HTTPS_PROXY` are ignored unless you pass
+            /// ``ProxyConfiguration/fromEnvironment(_:)`` here. A request's own
+            /// ``Request/proxy`` replaces this value for that request.
+            public var proxy: ProxyConfiguration?
+
+            /// Creates a configuration.
+            public init(
+                maxConnectionsPerHost: Int = 16, maxTotalConnections: Int = 128, connectTimeout: Duration = .seconds(10),
+                redirectPolicy: RedirectPolicy = .secure, maxRedirects: Int = 10, verbose: Bool = false,
+                proxy: ProxyConfiguration? = nil
+            ) {
+                self.maxConnectionsPerHost = maxConnectionsPerHost
+                self.maxTotalConnections = maxTotalConnections
+                self.connectTimeout = connectTimeout
+                self.redirectPolicy = redirectPolicy
+                self.maxRedirects = maxRedirects
+                self.verbose = verbose
+                self.proxy = proxy
+            }
+        }
+
+        /// The configuration this transport was created with.
+        public let configuration: Configuration
+
+        /// TLS policies, HTTP/2, resumable downloads and progress.
+        public var capabilities: TransportCapabilities { [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy, .cookieJar] }
+
+        private let engine: CurlEngine
+
+        /// An executor that runs Swift tasks on this transport's event-loop thread.
+        ///
+        /// A task that prefers it skips the two thread hand-offs of every request (to the loop
+        /// thread and back), which matters most for sequential requests:
+        ///
+        /// ```swift
+        /// let transport = CurlTransport()
+        /// let provider = Provider<API>(transport: transport)
+        /// let users = try await withTaskExecutorPreference(transport.executor) {
+        ///     try await provider.request(.users, as: [User].self)
+        /// }
+        /// ```
+        ///
+        /// The loop thread also drives every transfer of this transport, so keep work in such a
+        /// task short: long computations or blocking calls delay all of the transport's requests.
+        /// Actor-isolated code still runs on its actor. After the transport is released, tasks that
+        /// still prefer this executor run on the global concurrent executor.
+        public var executor: any TaskExecutor { engine }
+
+        /// Whether the caller runs on this transport's loop thread (for tests).
+        var isOnLoopThread: Bool { engine.isLoopThread }
+
+        /// Creates a transport with its own connection pool and event-loop thread.
+        /// - Parameter configuration: Connection limits, timeouts, redirects. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:proxy:)``.
+        public init(configuration: Configuration = Configuration()) {
+            self.configuration = configuration
+            engine = CurlEngine(configuration: configuration)
+        }
+
+        deinit {
+            // In-flight requests keep `self` alive, so nothing is running here.
+            engine.shutdown()
+        }
+
+        /// Sends `request` through libcurl.
+        ///
+        /// - Parameters:
+        ///   - request: The built request; its ``Request/timeout`` bounds the whole exchange.
+        ///   - progress: Called from the transport's loop thread with upload and download
+        ///     progress; keep it short.
+        /// - Returns: The response, whatever its status. Downloads return an empty `data` and the
+        ///   destination in ``Response/fileURL`` for 2xx answers; other answers keep their body in
+        ///   `data` (up to 1 MiB) and never touch the destination.
+        /// - Throws: ``NetworkError``: `.cancelled`, `.timedOut`, `.connectionFailed`, `.dnsFailure`,
+        ///   `.tlsFailure`, `.pinningFailed`, `.connectionLost`, `.truncatedResponse`,
+        ///   `.invalidResponse`, `.redirectRefused`, `.unreadableFile`, `.fileSystem`, `.transport`.
+        public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+            try await RedirectFollower.send(request, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
+                try await sendHop(hop, progress: progress)
+            }
+        }
+
+        /// Streams the response: returns at the head of a 2xx and feeds its body into `body`, pausing
+        /// the transfer while the reader has no room (see ``Transport/stream(_:into:)``).
+        public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+            try await RedirectFollower.stream(request, into: body, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
+                try await sendHop(hop, progress: nil, stream: body)
+            }
+        }
+
+        /// Sends one request without following redirects (libcurl never follows them itself, so each
+        /// hop gets its own origin's TLS policy and credentials; see ``RedirectPolicy``).
+        private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
+            if request.isCancelled { throw NetworkError.cancelled }
+            let token = CurlJobToken()
+            let engine = self.engine
+            let head = CurlRequestHead(request)
+            let reply = try await request.withCancellationHandler {
+                try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
+                    engine.submit(
+                        .start(
+                            CurlJob(
+                                request: request, head: head, progress: progress, continuation: continuation,
+                                token: token, deadline: .now + request.timeout, stream: stream)))
+                }
+            } onCancel: {
+                token.markCancelled()
+                engine.submit(.cancel(token))
+            }
+            return reply.response(for: request)
+        }
+    }
+#endif

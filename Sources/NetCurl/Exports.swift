@@ -1,0 +1,3 @@
+// `import NetCurl` brings `CurlTransport` with the values it sends and returns (NetBase);
+// `Provider` and the pipeline come with `import NetCore`.
+@_exported import NetBase

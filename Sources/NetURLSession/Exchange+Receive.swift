@@ -1,0 +1,120 @@
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import Foundation
+import NetBase
+
+/// What URLSession reports while a task runs: the head, body bytes, upload counts.
+extension Exchange {
+    /// Records the 401 whose authentication challenge was cancelled; it becomes the response.
+    func recordChallengeResponse(_ response: HTTPURLResponse) {
+        state.withLock { $0.challengeResponse = response }
+    }
+
+    /// The response head arrived: checks its framing and announced size; false stops the task.
+    func receive(_ response: URLResponse) -> Bool {
+        // An interim head (100 Continue, 103 Early Hints) is not the response: FoundationNetworking
+        // hands it over like a final one, and the final head follows on the same transfer.
+        if let http = response as? HTTPURLResponse, (100..<200).contains(http.statusCode) { return true }
+        // FoundationNetworking starts a resumed data task over (Apple documents the same for
+        // data tasks): the request goes out again and a second head arrives. Its body would
+        // repeat what was delivered, so the exchange ends here instead.
+        let heads = state.withLock { state -> Int in
+            state.heads += 1
+            return state.heads
+        }
+        guard heads == 1 else {
+            stop(because: .failed(.transport(reason: Self.restartedReason)))
+            return false
+        }
+        guard let http = response as? HTTPURLResponse else { return true }
+        let declared = http.value(forHTTPHeaderField: "Content-Length")
+        guard let declared else { return true }
+        switch ResponseIntegrity.contentLength([declared]) {
+        case .failure(let error):
+            stop(because: .failed(error))
+            return false
+        case .success(let length):
+            state.withLock { $0.downloadTotal = length }
+            if stream != nil, StatusRules.isSuccess(http.statusCode) { return true }
+            let bodyless = StatusRules.hasNoBody(statusCode: http.statusCode, method: request.method.rawValue)
+            if !bodyless, let limit = request.limits.maxBodyBytes, length > limit {
+                stop(because: .failed(.responseTooLarge(limit: limit)))
+                return false
+            }
+            return true
+        }
+    }
+
+    /// For a stream: hands the 2xx head to the caller now; the body will follow in the sink.
+    func deliverHeadIfStreaming(_ response: URLResponse) {
+        guard let stream, let http = response as? HTTPURLResponse, StatusRules.isSuccess(http.statusCode) else { return }
+        let continuation = state.withLock { state -> CheckedContinuation<Response, any Error>? in
+            guard case .deliverHead = state.machine.streamedHeadReceived() else { return nil }
+            state.lastActivity = .now
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        guard let continuation else { return }
+        continuation.resume(returning: head(of: http))
+        stream.onCancel { [weak self] in self?.stop(because: .cancelled) }
+    }
+
+    /// Body bytes arrived; past the size limit the task is stopped.
+    func receive(_ data: Data) {
+        let limit = request.limits.maxBodyBytes
+        let (action, tooLarge) = state.withLock { state -> (ExchangeStateMachine.Action, Bool) in
+            let action = state.machine.dataReceived()
+            switch action {
+            case .bufferBody:
+                if let limit, Int64(state.body.count + data.count) > limit { return (action, true) }
+                state.body.append(data)
+            case .forwardToStream:
+                state.lastActivity = .now
+            default:
+                break
+            }
+            return (action, false)
+        }
+        switch action {
+        case .forwardToStream:
+            if let stream { streamBody(data, into: stream) }
+        case .bufferBody:
+            // Never paused: FoundationNetworking would send the request again on resume. It may
+            // read ahead of these callbacks; the limit applies as they arrive.
+            if tooLarge, let limit { stop(because: .failed(.responseTooLarge(limit: limit))) }
+        default:
+            break
+        }
+    }
+
+    /// Passes streamed bytes on. A data task is never suspended for a slow reader: resumed,
+    /// FoundationNetworking starts it over (the request is sent again; Apple documents the same
+    /// for data tasks), and a suspend racing its own work queue aborts the process inside
+    /// FoundationNetworking. A reader that falls too far behind ends the stream instead.
+    private func streamBody(_ data: Data, into stream: ResponseBodySink) {
+        stream.yield(data)
+        let limit = max(stream.options.bufferBytes, Self.minimumUnpausedBacklog)
+        if stream.bufferedBytes > limit {
+            stop(because: .failed(.transport(reason: Self.readerBehindReason(limit))))
+        }
+    }
+
+    /// How far a reader may fall behind at least before the stream ends (the sink holds it).
+    static let minimumUnpausedBacklog = 64 << 20
+
+    private static let restartedReason =
+        "URLSession started the request over while it ran, so the body would repeat; nothing more was delivered. Use CurlTransport (the Linux default)"
+
+    private static func readerBehindReason(_ limit: Int) -> String {
+        "the stream's reader fell more than \(limit) bytes behind, and URLSessionTransport cannot pause a transfer (a resumed data task starts over); read faster, raise StreamOptions.bufferBytes, or use CurlTransport (the Linux default), which pauses"
+    }
+
+    /// Upload bytes were sent.
+    func didSend(total: Int64, expected: Int64) {
+        state.withLock { state in
+            state.uploaded = total
+            state.uploadTotal = expected > 0 ? expected : nil
+        }
+    }
+}
