@@ -1,71 +1,97 @@
-// Keeps the README, the migration articles and their compiled twins identical: every Swift code block of an
-// article (except the Moya and Alamofire code it ports, which is not compiled here) must appear
-// in its twin line for line, allowing only one uniform indentation (a test method is shown
-// outside its suite).
+// Keeps the README and every DocC article identical to their compiled twins: each Swift code
+// block of a document must appear in a file of Tests/ExamplesTests line for line, allowing only one
+// uniform indentation (a test method is shown outside its suite), so every snippet compiles. The
+// exceptions: blocks marked `<!-- fragment: why -->` on the line before (package manifests, which
+// a test target cannot compile; at most two per document), and in the migration guides the Moya
+// and Alamofire code being ported (a block that imports one of `portedModules`). Every line of
+// every code block, of any language, fits in `maxColumns` so that no page cuts it off.
 import Foundation
 import Testing
 
 @Suite("README and articles match their twins")
 struct ArticleTwinTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The libraries whose code the migration guides port; such blocks are not compiled here.
+    static let portedModules = ["Moya", "Alamofire"]
+    /// The widest code line a document may show (a 1280 px page shows about 100 columns).
+    static let maxColumns = 100
 
-    @Test(arguments: [
-        ("Sources/NetCore/NetCore.docc/ComingFromMoya.md", "Tests/ExamplesTests/MoyaMigrationExample.swift", "import Moya"),
-        ("Sources/NetCore/NetCore.docc/ComingFromAlamofire.md", "Tests/ExamplesTests/AlamofireMigrationExample.swift", "import Alamofire"),
-    ])
-    func everyNetKitBlockIsInTheTwin(article: String, twin: String, portedMarker: String) throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
-        let twinLines = try String(contentsOf: Self.root.appendingPathComponent(twin), encoding: .utf8).components(separatedBy: "\n")
-        let blocks = Self.swiftBlocks(in: text)
-        let netKitBlocks = blocks.filter { !$0.contains(where: { $0.contains(portedMarker) }) }
-        #expect(blocks.count > netKitBlocks.count, "the article shows the code it ports")
-        #expect(netKitBlocks.count >= 2)
-        #expect(netKitBlocks.first?.first == "import Foundation", "the first NetKit block starts with its imports")
-        for block in netKitBlocks {
-            let found = Self.occurs(block, in: twinLines)
-            #expect(found, "not in \(twin):\n\(block.joined(separator: "\n"))")
+    /// The README and every article of every DocC catalog, as paths from the repository root.
+    static let documents: [String] = {
+        let sources = root.appendingPathComponent("Sources")
+        let modules = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        let articles = modules.flatMap { module -> [String] in
+            let catalog = "Sources/\(module)/\(module).docc"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(catalog).path)) ?? []
+            return names.filter { $0.hasSuffix(".md") }.map { "\(catalog)/\($0)" }
         }
-    }
+        return ["README.md"] + articles.sorted()
+    }()
 
-    /// Every Swift block of the README is in a file of Tests/ExamplesTests, apart from the few
-    /// marked `<!-- fragment: why -->` on the line before (package manifests, which a test target
-    /// cannot compile). A block that starts with `import` is what a user pastes first: it must open
-    /// its twin file (after the file's leading comments) and the file may import nothing else, so
-    /// the block compiles with exactly the imports it shows.
-    @Test func everyREADMEBlockIsInATwin() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let folder = Self.root.appendingPathComponent("Tests/ExamplesTests")
+    /// The Swift files of Tests/ExamplesTests, each as its lines.
+    static func twins() throws -> [(name: String, lines: [String])] {
+        let folder = root.appendingPathComponent("Tests/ExamplesTests")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
-        let twins = try names.map { name in
+        return try names.map { name in
             (name, try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "\n"))
         }
-        let blocks = Self.swiftBlocks(in: readme, markedBy: "<!-- fragment")
-        let checked = blocks.filter { !$0.marked }.map(\.lines)
-        #expect(blocks.count - checked.count <= 2, "keep fragments few: \(blocks.count - checked.count)")
-        #expect(checked.count >= 10)
-        #expect(checked.first?.first == "import Foundation", "the first NetKit snippet starts with its imports")
+    }
+
+    @Test func everyDocumentIsFound() {
+        #expect(Self.documents.count >= 17, "README and the articles: \(Self.documents)")
+        #expect(Self.documents.contains("Sources/NetCore/NetCore.docc/GettingStarted.md"))
+    }
+
+    /// Every Swift block is in a twin, apart from fragments and ported code. A block that starts
+    /// with `import` is what a reader pastes first: it must open its twin file (after the file's
+    /// leading comments) and the file may import nothing else, so the block compiles with exactly
+    /// the imports it shows. The first compiled block of a document shows its imports.
+    @Test(arguments: documents)
+    func everySwiftBlockIsInATwin(document: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let twins = try Self.twins().map(\.lines)
+        let blocks = Self.swiftBlocks(in: text, markedBy: "<!-- fragment")
+        let ported = blocks.filter { Self.isPorted($0.lines) }
+        let fragments = blocks.filter { $0.marked && !Self.isPorted($0.lines) }
+        let checked = blocks.filter { !$0.marked && !Self.isPorted($0.lines) }.map(\.lines)
+        #expect(fragments.count <= 2, "keep fragments few: \(fragments.count)")
+        if !ported.isEmpty { #expect(checked.count >= 2, "a migration guide shows the NetKit code it ports to") }
+        if let first = checked.first {
+            #expect(first.first?.hasPrefix("import ") == true, "the first Swift block starts with its imports:\n\(first.joined(separator: "\n"))")
+        }
         for block in checked {
-            let found = Self.isInTwin(block, twins: twins.map(\.1))
-            #expect(found, "not in a file of Tests/ExamplesTests (an import block must open one):\n\(block.joined(separator: "\n"))")
+            let found = Self.isInTwin(block, twins: twins)
+            #expect(found, "\(document): not in a file of Tests/ExamplesTests (an import block must open one):\n\(block.joined(separator: "\n"))")
         }
     }
 
-    /// The guides whose code is all NetKit: every block is in the twin, and the first one (its
-    /// imports) opens it, as in the README check.
-    @Test(arguments: [
-        ("Sources/NetPlugins/NetPlugins.docc/RetryAndAuthentication.md", "Tests/ExamplesTests/RetryAndAuthenticationArticle.swift"),
-        ("Sources/NetPlugins/NetPlugins.docc/RecordingAndReplaying.md", "Tests/ExamplesTests/RecordingAndReplayingArticle.swift"),
-        ("Sources/NetBatch/NetBatch.docc/BatchesAndChains.md", "Tests/ExamplesTests/BatchesAndChainsArticle.swift"),
-    ])
-    func everyGuideBlockIsInItsTwin(article: String, twin: String) throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent(article), encoding: .utf8)
-        let twinLines = try String(contentsOf: Self.root.appendingPathComponent(twin), encoding: .utf8).components(separatedBy: "\n")
-        let blocks = Self.swiftBlocks(in: text)
-        #expect(blocks.first?.first == "import Foundation", "the first block starts with its imports")
-        for block in blocks {
-            let found = Self.isInTwin(block, twins: [twinLines])
-            #expect(found, "not in \(twin):\n\(block.joined(separator: "\n"))")
+    /// The README's own checks: its first snippet is the complete "Describe an API" file, and most
+    /// of its examples are compiled.
+    @Test func theREADMEStartsWithACompleteFile() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let checked = Self.swiftBlocks(in: readme, markedBy: "<!-- fragment").filter { !$0.marked }.map(\.lines)
+        #expect(checked.count >= 4)
+        #expect(checked.first?.first == "import Foundation", "the first NetKit snippet starts with its imports")
+    }
+
+    /// No line of a code block (Swift, shell, diagrams) is wider than `maxColumns`.
+    @Test(arguments: documents)
+    func codeLinesFitThePage(document: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        var inCode = false
+        for (index, line) in text.components(separatedBy: "\n").enumerated() {
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                inCode.toggle()
+            } else if inCode && line.count > Self.maxColumns {
+                Issue.record("\(document):\(index + 1): \(line.count) columns (at most \(Self.maxColumns)):\n\(line)")
+            }
         }
+        #expect(!inCode, "\(document): a code block is not closed")
+    }
+
+    /// Whether a block is code of a library being ported from (it imports one).
+    static func isPorted(_ lines: [String]) -> Bool {
+        lines.contains { line in portedModules.contains { line.hasPrefix("import \($0)") } }
     }
 
     /// A block that starts with `import` must open a twin (after its leading comments) that imports
@@ -98,23 +124,6 @@ struct ArticleTwinTests {
                 blocks.append((marked, current ?? []))
                 current = nil
                 previous = ""
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
-    }
-
-    /// The lines of every ```swift block.
-    static func swiftBlocks(in markdown: String) -> [[String]] {
-        var blocks: [[String]] = []
-        var current: [String]?
-        for line in markdown.components(separatedBy: "\n") {
-            if current == nil {
-                if line.trimmingCharacters(in: .whitespaces) == "```swift" { current = [] }
-            } else if line.trimmingCharacters(in: .whitespaces) == "```" {
-                blocks.append(current ?? [])
-                current = nil
             } else {
                 current?.append(line)
             }

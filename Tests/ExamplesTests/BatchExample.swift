@@ -48,7 +48,8 @@ struct BatchExample {
         let batch = BatchManager(
             provider: provider,
             configuration: BatchConfiguration(
-                maxConcurrent: 8, maxRetries: 3, retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
+                maxConcurrent: 8, maxRetries: 3,
+                retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
         let result = await batch.run(ids.map(API.user)) { event in
             print(event); events.update { $0.append(event) }
         }  // progress events (optional)
@@ -77,7 +78,8 @@ struct BatchExample {
         let batch = BatchManager(
             provider: provider,
             configuration: BatchConfiguration(
-                maxConcurrent: 8, maxRetries: 3, retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
+                maxConcurrent: 8, maxRetries: 3,
+                retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
         let result = await batch.run(ids.map(API.user))
 
         #expect(result.failures.map(\.index) == [2])
@@ -95,8 +97,10 @@ extension BatchExample {
         let batch = BatchManager(
             provider: provider,
             configuration: BatchConfiguration(
-                maxConcurrent: 8, maxRetries: 3, retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
-        let result = await batch.run(ids.map(API.user)) { event in print(event) }  // progress events (optional)
+                maxConcurrent: 8, maxRetries: 3,
+                retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(5))))
+        // progress events (optional)
+        let result = await batch.run(ids.map(API.user)) { event in print(event) }
         let users = try result.decode(as: User.self)  // in input order
         let failures = result.failures  // [(index, NetworkError)]
         return (users, failures)

@@ -32,7 +32,8 @@ func loadMembers(_ ids: [Int], provider: Provider<Members>) async throws -> [Mem
     let batch = BatchManager(
         provider: provider,
         configuration: BatchConfiguration(
-            maxConcurrent: 4, maxRetries: 2, retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(2))))
+            maxConcurrent: 4, maxRetries: 2,
+            retryTiming: .backoff(initial: .milliseconds(100), multiplier: 2, max: .seconds(2))))
     let result = await batch.run(ids.map(Members.member))
     return try result.decode(as: Member.self)  // in the order of `ids`; throws if an item failed
 }

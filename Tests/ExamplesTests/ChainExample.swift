@@ -44,7 +44,8 @@ struct ChainExample {
         // Fluent: a value, nothing is sent until run()
         let responses = try await Chain(provider, .register(name: "ada"))
             .then { previous in .profile(id: try previous.decode(Account.self).id) }
-            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }  // nil ends the chain
+            // nil ends the chain
+            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }
             .run()
 
         #expect(responses.map(\.request.url.path) == ["/register", "/users/ada-1", "/avatar"])
@@ -92,7 +93,8 @@ extension ChainExample {
         // Fluent: a value, nothing is sent until run()
         let responses = try await Chain(provider, .register(name: "ada"))
             .then { previous in .profile(id: try previous.decode(Account.self).id) }
-            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }  // nil ends the chain
+            // nil ends the chain
+            .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }
             .run()
 
         // Variadic

@@ -1,4 +1,5 @@
-// Mirrors the README section "Client certificates and proxies (CurlTransport)"; keep them in sync.
+// A client certificate presented through an authenticating proxy (CurlTransport), as the
+// article "Security model" describes.
 // It runs against the real servers scripts/test starts: nginx demanding a client certificate
 // (NETKIT_MTLS_URL) reached through tinyproxy with BasicAuth (NETKIT_AUTH_PROXY_URL).
 import Foundation

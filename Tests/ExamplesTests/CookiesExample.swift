@@ -1,4 +1,4 @@
-// Mirrors the README section "Cookies"; keep them in sync.
+// A CookieJar on a provider, as the article "Security model" describes.
 import Foundation
 import NetCore
 import NetTestSupport

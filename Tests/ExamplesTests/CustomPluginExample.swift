@@ -1,31 +1,10 @@
-// Mirrors the README section "Write your own plugin"; keep them in sync.
+// Runs the plugins of the article "Writing a plugin" (their code is WritingAPluginArticle.swift)
+// on httpbin-shaped stubs.
 import Foundation
 import NetCore
 import Testing
 
-// README code, verbatim.
-struct TraceHeader: Plugin {
-    var isOffline = false
-
-    func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.headers["X-Trace"] = UUID().uuidString
-        return .proceed  // or .respond(response) to skip the network
-    }
-    func willSend(_ request: Request) async -> SendAction {
-        isOffline ? .stop(reason: "offline") : .proceed
-    }
-    func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        if error.statusCode == 451 { return .fail(.stopped(plugin: name, reason: "blocked in this region")) }
-        return error.isTransient && request.attempt < 3 ? .retry(after: .milliseconds(200)) : .proceed
-    }
-    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
-        request.callStorage[AttemptCount.self] += 1  // observers see every attempt once
-    }
-}
-
-enum AttemptCount: RequestContextKey { static var defaultValue: Int { 0 } }
-
-@Suite("README: Write your own plugin")
+@Suite("Article: Writing a plugin")
 struct CustomPluginExample {
     @Test func prepareAddsATraceHeaderToTheRequestAsSent() async throws {
         let provider = Provider<HTTPBin>(transport: HTTPBinStub.transport, plugins: [TraceHeader()])
@@ -43,12 +22,12 @@ struct CustomPluginExample {
                 sent.update { $0 += 1 }
                 return Response(statusCode: 200, request: request)
             })
-        let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader(isOffline: true)])
+        let provider = Provider<HTTPBin>(transport: transport, plugins: [OfflineGuard(isOffline: { true })])
         await #expect {
             _ = try await provider.request(.status(200))
         } throws: { error in
             guard case NetworkError.stopped(let plugin, let reason) = error else { return false }
-            return plugin == "TraceHeader" && reason == "offline"
+            return plugin == "OfflineGuard" && reason == "offline"
         }
         #expect(sent.current == 0)
     }
@@ -61,7 +40,7 @@ struct CustomPluginExample {
                 if request.attempt < 3 { throw NetworkError.timedOut }
                 return Response(statusCode: 200, request: request)
             })
-        let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader()])
+        let provider = Provider<HTTPBin>(transport: transport, plugins: [OfflineGuard(isOffline: { false })])
         let response = try await provider.request(.status(200))
         #expect(response.request.attempt == 3)
         #expect(attempts.current == [1, 2, 3])
@@ -74,7 +53,7 @@ struct CustomPluginExample {
                 attempts.update { $0 += 1 }
                 return Response(statusCode: 503, request: request)
             })
-        let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader()])
+        let provider = Provider<HTTPBin>(transport: transport, plugins: [OfflineGuard(isOffline: { false })])
         await #expect {
             _ = try await provider.request(.status(503))
         } throws: { error in
@@ -85,12 +64,12 @@ struct CustomPluginExample {
 
     @Test func failReplacesAnErrorAndDidReceiveSeesEveryAttempt() async throws {
         let transport = StubTransport(behavior: .custom { request in Response(statusCode: 451, request: request) })
-        let provider = Provider<HTTPBin>(transport: transport, plugins: [TraceHeader()])
+        let provider = Provider<HTTPBin>(transport: transport, plugins: [OfflineGuard(isOffline: { false })])
         await #expect {
             _ = try await provider.request(.status(451))
         } throws: { error in
             guard case NetworkError.stopped(_, let reason) = error else { return false }
-            return reason == "blocked in this region"
+            return reason == "not available in this region"
         }
     }
 }

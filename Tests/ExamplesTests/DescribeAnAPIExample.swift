@@ -1,6 +1,6 @@
-// The README section "Describe an API", verbatim: the check in ArticleTwinTests.swift requires
-// this file to open with the README block and to import nothing else, so the block compiles as
-// pasted. Its tests are in DescribeAnAPITests.swift.
+// The README section "Describe an API" and the article "Getting Started" show this file verbatim:
+// the check in ArticleTwinTests.swift requires it to open with their block and to import nothing
+// else, so the block compiles as pasted. Its tests are in DescribeAnAPITests.swift.
 import Foundation
 import NetCore
 

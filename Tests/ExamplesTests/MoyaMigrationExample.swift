@@ -1,8 +1,6 @@
 // The worked migration of Sources/NetCore/NetCore.docc/ComingFromMoya.md: a Moya client for a
 // small shop API, ported to NetKit. The article's NetKit code blocks are copied from this file
-// (the tests one indentation level less); ArticleTwinTests fails when they drift apart.
-import Testing
-
+// (its tests are in MoyaMigrationTests.swift); ArticleTwinTests fails when they drift apart.
 import Foundation
 import NetCore
 import NetPlugins
@@ -49,9 +47,13 @@ extension Shop: TargetType {
         case .products(let page, let filters): .parameters(filters.merging(["page": page]))
         case .product, .cart: .plain
         case .placeOrder(let draft): .json(draft)
-        case .updateProfile(let name, let newsletter): .parameters(["name": name, "newsletter": newsletter])
+        case .updateProfile(let name, let newsletter):
+            .parameters(["name": name, "newsletter": newsletter])
         case .uploadAvatar(let jpeg):
-            .multipart([MultipartPart(name: "avatar", data: jpeg, fileName: "avatar.jpg", mimeType: "image/jpeg")])
+            .multipart([
+                MultipartPart(
+                    name: "avatar", data: jpeg, fileName: "avatar.jpg", mimeType: "image/jpeg")
+            ])
         case .invoice(_, let file): .download(to: file, resumable: false)
         }
     }
@@ -78,7 +80,9 @@ extension Shop: TargetType {
         case .placeOrder: .json(#"{"id": 1001, "status": "pending"}"#, statusCode: 201)
         case .updateProfile, .uploadAvatar: SampleResponse(statusCode: 204)
         case .invoice:
-            SampleResponse(statusCode: 200, headers: ["Content-Type": "application/pdf"], data: Data("%PDF-1.7 sample".utf8))
+            SampleResponse(
+                statusCode: 200, headers: ["Content-Type": "application/pdf"],
+                data: Data("%PDF-1.7 sample".utf8))
         }
     }
 }
@@ -150,12 +154,15 @@ struct ShopClient: Sendable {
         transport: any Transport = DefaultTransport.shared, tokens: TokenStore,
         callbackQueue: DispatchQueue = .main
     ) {
-        // AccessTokenPlugin: the token is asked for once and kept; `Shop` chooses the scheme per case.
+        // AccessTokenPlugin: the token is asked for once and kept; `Shop` chooses the scheme
+        // per case.
         let auth = AuthPlugin(token: { try await tokens.token() })
         var configuration = ProviderConfiguration(callbackQueue: callbackQueue)
         configuration.defaultValidation = Validation.none  // Moya handed every status over
-        configuration.parameterEncoding = ParameterEncoding(boolStyle: .numeric)  // Alamofire wrote true as 1
-        provider = Provider(transport: transport, plugins: [auth, LoggerPlugin()], configuration: configuration)
+        // Alamofire wrote true as 1
+        configuration.parameterEncoding = ParameterEncoding(boolStyle: .numeric)
+        provider = Provider(
+            transport: transport, plugins: [auth, LoggerPlugin()], configuration: configuration)
         self.auth = auth
         self.tokens = tokens
     }
@@ -177,7 +184,9 @@ struct ShopClient: Sendable {
     }
 
     func product(id: Int) async throws(NetworkError) -> Product {
-        try await provider.request(.product(id: id)).filterSuccessfulStatusCodes().decode(Product.self)
+        try await provider.request(.product(id: id))
+            .filterSuccessfulStatusCodes()
+            .decode(Product.self)
     }
 
     /// The server answers 404 while the user has no cart; Moya handed that over like any response.
@@ -187,7 +196,9 @@ struct ShopClient: Sendable {
 
     /// The same for screens that still take a completion handler; it runs on `callbackQueue`.
     @discardableResult
-    func cart(completion: @escaping @Sendable (Result<Cart, NetworkError>) -> Void) -> any Cancellable {
+    func cart(
+        completion: @escaping @Sendable (Result<Cart, NetworkError>) -> Void
+    ) -> any Cancellable {
         provider.send(.cart) { result in
             completion(
                 result.flatMap { response in
@@ -221,153 +232,5 @@ struct ShopClient: Sendable {
         let response = try await provider.request(.invoice(orderID: orderID, to: file))
             .filterSuccessfulStatusCodes()
         return response.fileURL ?? file
-    }
-}
-
-@Suite("Coming from Moya: the worked migration")
-struct MoyaMigrationExample {
-    @Test func the404ForAMissingCartReachesTheAppAsInMoya() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore(saved: "t0ken"))
-        #expect(try await client.cart() == .empty)
-
-        // Without `defaultValidation = Validation.none`, NetKit's 2xx rule turns it into an error.
-        let strict = Provider<Shop>(transport: StubTransport())
-        let error = await #expect(throws: NetworkError.self) { try await strict.request(.cart) }
-        #expect(error?.code == .unacceptableStatus)
-        #expect(error?.response?.statusCode == 404)
-    }
-
-    @Test func parametersGoWhereURLEncodingDefaultPutThem() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore(saved: "t0ken"))
-        let legacy: [String: Any] = ["category": "shoes", "in_stock": true, "size": 42]
-
-        // Moya: `try provider.endpoint(.products(...)).urlRequest()`
-        let list = try await client.provider.buildRequest(.products(page: 2, filters: try Parameters(any: legacy)))
-        #expect(list.url.absoluteString == "https://shop.example.com/api/v1/products?category=shoes&in_stock=1&size=42&page=2")
-        #expect(list.body.inMemoryData == Data())
-
-        let profile = try await client.provider.buildRequest(.updateProfile(name: "Ada Lovelace", newsletter: false))
-        #expect(profile.url.query == nil)
-        #expect(profile.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
-        #expect(profile.body.inMemoryData == Data("name=Ada%20Lovelace&newsletter=0".utf8))
-    }
-
-    @Test func aValueAQueryCannotCarryFailsBeforeAnythingIsSent() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore())
-        let error = await #expect(throws: NetworkError.self) {
-            try await client.products(page: 1, filters: ["since": Date()])  // Alamofire sent the date's description
-        }
-        #expect(error?.code == .encodingFailed)
-        #expect(error?.description.contains("\"since\"") == true)
-    }
-
-    @Test func theTokenGoesOnlyToTheEndpointsThatAskForIt() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore())
-        try await client.logIn(email: "ada@example.com", password: "analytical")
-
-        let cart = try await client.provider.buildRequest(.cart)
-        #expect(cart.headers["Authorization"] == "Bearer sample-token")
-        let catalogue = try await client.provider.buildRequest(.products(page: 1, filters: [:]))
-        #expect(catalogue.headers["Authorization"] == nil)
-
-        let login = try await client.provider.buildRequest(.login(email: "ada@example.com", password: "analytical"))
-        #expect(login.headers["Authorization"] == nil)
-        let body = try JSONSerialization.jsonObject(with: login.body.inMemoryData ?? Data()) as? [String: String]
-        #expect(body == ["email": "ada@example.com", "password": "analytical"])
-    }
-
-    @Test func responsesMadeFromAStatusAndABody() throws {
-        let full = Response(statusCode: 200, data: Data(#"{"items": [{"productID": 7, "quantity": 2}]}"#.utf8))
-        #expect(try ShopClient.cart(from: full) == Cart(items: [CartItem(productID: 7, quantity: 2)]))
-        #expect(try ShopClient.cart(from: Response(statusCode: 404, data: Data())) == .empty)
-
-        let error = #expect(throws: NetworkError.self) {
-            try ShopClient.cart(from: Response(statusCode: 500, data: Data("busy".utf8)))
-        }
-        #expect(error?.response?.string() == "busy")  // MoyaError.statusCode(response)
-    }
-
-    @Test func filterSuccessfulStatusCodesFailsAMissingProduct() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore())
-        #expect(try await client.product(id: 7) == Product(id: 7, name: "Trail shoe", priceCents: 8900))
-        #expect(try await client.products(page: 1).map(\.id) == [7])
-
-        let error = await #expect(throws: NetworkError.self) { try await client.product(id: 99) }
-        #expect(error?.code == .unacceptableStatus)
-        #expect(error?.response?.string()?.contains("no such product") == true)
-    }
-
-    @Test func ordersStayTwoHundredsOnly() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore(saved: "t0ken"))
-        let draft = OrderDraft(items: [CartItem(productID: 7, quantity: 1)], note: nil)
-        #expect(try await client.placeOrder(draft) == Order(id: 1001, status: "pending"))
-
-        let soldOut = StubTransport(behavior: .custom { request in Response(statusCode: 409, request: request) })
-        let refused = ShopClient(transport: soldOut, tokens: TokenStore(saved: "t0ken"))
-        let error = await #expect(throws: NetworkError.self) { try await refused.placeOrder(draft) }
-        #expect(error?.statusCode == 409)
-        #expect(try await refused.provider.request(.cart).statusCode == 409)  // the others keep Moya's rule
-    }
-
-    @Test func uploadsAndDownloads() async throws {
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore(saved: "t0ken"))
-        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0])
-        let upload = try await client.provider.buildRequest(.uploadAvatar(jpeg: jpeg))
-        #expect(upload.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
-        let body = String(decoding: upload.body.inMemoryData ?? Data(), as: UTF8.self)
-        #expect(body.contains(#"name="avatar"; filename="avatar.jpg""#))
-        #expect(body.contains("Content-Type: image/jpeg"))
-        try await client.uploadAvatar(jpeg)
-
-        let file = temporaryDirectory().appendingPathComponent("invoices/2026/1001.pdf")
-        let saved = try await client.downloadInvoice(orderID: 1001, to: file)
-        #expect(try Data(contentsOf: saved) == Data("%PDF-1.7 sample".utf8))
-    }
-
-    @Test func someEndpointsStubbedTheOthersSent() async throws {
-        let sent = Locked<[String]>([])
-        let server = StubTransport(
-            behavior: .custom { request in
-                sent.update { $0.append(request.url.path) }
-                return Response(
-                    statusCode: 200, headers: ["Content-Type": "application/json"],
-                    data: Data(#"{"id": 8, "name": "Rain jacket", "priceCents": 12900}"#.utf8), request: request)
-            })
-
-        // Moya: `stubClosure: { target in ... }`; `server` stands in for the network here.
-        let transport = PerTargetStubTransport(network: server) { target in
-            switch target as? Shop {
-            case .invoice?: .immediate  // not deployed yet: answered from `sampleResponse`
-            default: .never
-            }
-        }
-        let client = ShopClient(transport: transport, tokens: TokenStore(saved: "t0ken"))
-
-        #expect(try await client.product(id: 8).name == "Rain jacket")
-        let file = temporaryDirectory().appendingPathComponent("1001.pdf")
-        _ = try await client.downloadInvoice(orderID: 1001, to: file)
-        #expect(sent.current == ["/api/v1/products/8"])
-    }
-
-    @Test func anOfflineErrorKeepsItsURLError() async throws {
-        // Moya: an `endpointClosure` whose `sampleResponseClosure` returns `.networkError(...)`.
-        let offline = StubTransport(behavior: .custom { _ in throw URLError(.notConnectedToInternet) })
-        let client = ShopClient(transport: offline, tokens: TokenStore())
-
-        let error = await #expect(throws: NetworkError.self) { try await client.product(id: 7) }
-        #expect((error?.underlyingError as? URLError)?.code == .notConnectedToInternet)
-        #expect(error?.response == nil)
-    }
-
-    @Test func completionHandlersRunOnTheCallbackQueue() async throws {
-        let queue = DispatchQueue(label: "shop.callbacks")
-        let client = ShopClient(transport: StubTransport(), tokens: TokenStore(saved: "t0ken"), callbackQueue: queue)
-        let cart = await withCheckedContinuation { continuation in
-            client.cart { result in
-                dispatchPrecondition(condition: .onQueue(queue))
-                continuation.resume(returning: try? result.get())
-            }
-        }
-        #expect(cart == .empty)
     }
 }

@@ -135,12 +135,14 @@ extension PluginsExample {
     /// The README block, compiled (the test above runs the same stack on a stub server).
     static func readmePluginStack(session: Session, cacheURL: URL, primaryPin: String, backupPin: String) throws {
         let capture = CapturePlugin()
-        let provider = Provider<API>(plugins: [
-            AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),  // refresh() returns the new token
+        let provider = Provider<HTTPBin>(plugins: [
+            // refresh() returns the new token
+            AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
             RetryPlugin(maxRetries: 2),
-            // Requests with credentials are cached only when you say so, then per user (see Security model).
+            // Requests with credentials are cached only when you say so, then per user.
             CachePlugin(
-                storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork, maxAge: .seconds(300),
+                storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork,
+                maxAge: .seconds(300),
                 cachesAuthorizedRequests: true),
             // Base64 SPKI SHA-256 pins (44 characters); PinningPlugin.pin(ofCertificateAt:) computes one.
             try PinningPlugin([.init(host: "*.example.com", keyHashes: [primaryPin, backupPin])]),

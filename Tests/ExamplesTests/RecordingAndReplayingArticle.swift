@@ -7,7 +7,8 @@ import NetPlugins
 
 /// Sends requests that `fixture` does not hold yet to the network and appends the answers.
 func recordingProvider<API: TargetType>(for api: API.Type, fixture: URL) throws -> Provider<API> {
-    let transport = try ReplayTransport(har: fixture, mode: .recordWhenMissing(transport: DefaultTransport.shared, to: fixture))
+    let transport = try ReplayTransport(
+        har: fixture, mode: .recordWhenMissing(transport: DefaultTransport.shared, to: fixture))
     return Provider<API>(transport: transport)
 }
 

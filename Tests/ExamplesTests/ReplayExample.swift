@@ -1,4 +1,5 @@
-// Mirrors the README section "Testing your API client" (record and replay); keep them in sync.
+// Records with ReplayTransport and replays the recording, as the guide "Recording and replaying
+// traffic" and the article "Testing your API client" describe.
 import Foundation
 import NetCore
 import NetPlugins

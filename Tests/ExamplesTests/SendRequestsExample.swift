@@ -18,7 +18,8 @@ struct SendRequestsExample {
             _ = try await provider.request(.get(["q": "x"]), as: [String: Int].self, atKeyPath: "args")
         } catch {
             switch error.code {
-            case .decodingFailed: print("status", error.response?.statusCode ?? 0, error.underlyingError ?? "")
+            case .decodingFailed:
+                print("status", error.response?.statusCode ?? 0, error.underlyingError ?? "")
             case .timedOut, .connectionFailed, .connectionLost: print("try again later")
             default: print(error)
             }
@@ -40,7 +41,8 @@ struct SendRequestsExample {
         )
 
         let response = try await provider.request(.status(200))  // Response
-        let args = try await provider.request(.get(["q": "x"]), as: [String: String].self, atKeyPath: "args")
+        let args = try await provider.request(
+            .get(["q": "x"]), as: [String: String].self, atKeyPath: "args")
 
         #expect(response.statusCode == 200)
         #expect(response.request.url.host == "staging.httpbin.test")
@@ -104,7 +106,7 @@ struct SendRequestsExample {
 extension SendRequestsExample {
     /// The README block, compiled (it uses the platform's default transport, so the tests above run
     /// the same calls on the stub).
-    static func readmeSendRequests(stagingURL: URL, file: URL) async throws {
+    static func readmeSendRequests(stagingURL: URL) async throws {
         let provider = Provider<HTTPBin>(
             plugins: [LoggerPlugin(), RetryPlugin()],  // no transport: the platform default
             configuration: ProviderConfiguration(
@@ -113,17 +115,12 @@ extension SendRequestsExample {
         )
 
         let response = try await provider.request(.status(200))  // Response
-        let args = try await provider.request(.get(["q": "x"]), as: [String: String].self, atKeyPath: "args")
+        let args = try await provider.request(
+            .get(["q": "x"]), as: [String: String].self, atKeyPath: "args")
         print(response.statusCode, args)
 
-        for try await response in provider.responses(.get([:])) { print(response.source) }  // provisional (cache) then final
-
-        let transfer = provider.transfer(.bytes(10_000_000, file))  // progress events
-        for await event in transfer.events {
-            if case .progress(let p) = event { print(p.fractionCompleted ?? 0) }
-        }
-
-        let handle = provider.send(.status(200)) { result in print(result) }  // completion handler, no async
+        // A completion handler instead of async; streams, progress: see Getting Started.
+        let handle = provider.send(.status(200)) { result in print(result) }
         handle.cancel()
         provider.cancelAll()
     }

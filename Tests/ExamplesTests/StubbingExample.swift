@@ -62,7 +62,8 @@ struct StubbingExample {
     }
 
     @Test func customStubAnswersWhatTheClosureReturns() async throws {
-        let custom = StubTransport(behavior: .custom { request in Response(statusCode: 503, request: request) })
+        let custom = StubTransport(
+            behavior: .custom { request in Response(statusCode: 503, request: request) })
         let provider = Provider<API>(transport: custom)
         await #expect {
             _ = try await provider.request(.user)
@@ -94,8 +95,10 @@ extension StubbingExample {
             var content: RequestContent { .plain }
             var sampleResponse: SampleResponse { .json(#"{"id": 1, "name": "Ada"}"#) }
         }
-        let provider = Provider<API>(transport: StubTransport(behavior: .immediate))  // or .delayed(.milliseconds(50))
-        let custom = StubTransport(behavior: .custom { request in Response(statusCode: 503, request: request) })
+        // or .delayed(.milliseconds(50))
+        let provider = Provider<API>(transport: StubTransport(behavior: .immediate))
+        let custom = StubTransport(
+            behavior: .custom { request in Response(statusCode: 503, request: request) })
         _ = (provider, custom)
     }
 }

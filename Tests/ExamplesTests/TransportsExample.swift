@@ -1,4 +1,4 @@
-// Mirrors the README section "Transports" (the loop-executor example); keep them in sync.
+// Callers on CurlTransport's executor, as the article "Transports" shows.
 import Foundation
 import NetCore
 import NetCurl
