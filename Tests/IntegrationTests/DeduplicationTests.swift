@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// `DeduplicatingTransport` against a counting endpoint, over both transports.
 @Suite(.liveServers, .serialized)

@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetCurl
 import Testing
+import NetTestSupport
 
 /// A fully adjustable target for the hostile-server tests.
 struct HostileTarget: TargetType, CustomStringConvertible {
