@@ -65,9 +65,4 @@ struct DeduplicationTests {
         for task in tasks { #expect(await networkError(of: task)?.isCancellation == true) }
         #expect(clock.now - start < .milliseconds(400), "every caller ended before the server answered")
     }
-
-    func networkError(of task: Task<Response, any Error>) async -> NetworkError? {
-        if case .failure(let error) = await task.result { return error as? NetworkError }
-        return nil
-    }
 }
