@@ -37,14 +37,14 @@ let package = Package(
             dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
         ),
         // Helpers shared by the live-server test targets (not a product).
-        .target(name: "NetTestSupport", path: "Tests/NetTestSupport"),
-        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetBase"]),
+        .target(name: "NetTestSupport", dependencies: ["NetCore"], path: "Tests/NetTestSupport"),
+        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetBase", "NetTestSupport"]),
         .testTarget(name: "NetURLSessionTests", dependencies: ["NetCore", "NetBase", "NetURLSession"]),
         .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetBase", "NetCurl", "NetTestSupport"]),
-        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins"]),
+        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins", "NetTestSupport"]),
         .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins", "NetTestSupport"]),
-        .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch"]),
-        .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch"]),
+        .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch", "NetTestSupport"]),
+        .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch", "NetTestSupport"]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport"]

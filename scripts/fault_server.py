@@ -107,22 +107,18 @@ Endpoints (any method unless noted; query parameters in brackets):
 """
 
 import email.utils
-import hashlib
 import json
 import math
 import os
 import select
 import socket
 import struct
-import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from serving import serve
+from serving import CHUNK, QuietHandler, hash_body, serve_http
 
-CHUNK = 64 * 1024
 _PERIOD = 251
 _PATTERN = bytes(range(_PERIOD)) * ((CHUNK // _PERIOD) + 2)
 
@@ -213,66 +209,8 @@ def _auth_state(key):
     return st
 
 
-class _RequestBody:
-    """Reads (and discards while hashing) a request body: Content-Length or chunked."""
-
-    def __init__(self, handler):
-        self.h = handler
-
-    def iter_chunks(self):
-        h = self.h
-        te = (h.headers.get("Transfer-Encoding") or "").lower()
-        if "chunked" in te:
-            while True:
-                line = h.rfile.readline(65537)
-                if not line:
-                    raise ConnectionError("eof in chunk size")
-                size = int(line.split(b";", 1)[0].strip() or b"0", 16)
-                if size == 0:
-                    while True:  # trailers
-                        t = h.rfile.readline(65537)
-                        if not t or t in (b"\r\n", b"\n"):
-                            break
-                    return
-                remaining = size
-                while remaining > 0:
-                    data = h.rfile.read(min(CHUNK, remaining))
-                    if not data:
-                        raise ConnectionError("eof in chunk")
-                    remaining -= len(data)
-                    yield data
-                h.rfile.readline(65537)  # CRLF after chunk
-        else:
-            remaining = int(h.headers.get("Content-Length") or 0)
-            while remaining > 0:
-                data = h.rfile.read(min(CHUNK, remaining))
-                if not data:
-                    raise ConnectionError("eof in body")
-                remaining -= len(data)
-                yield data
-
-    def consume(self):
-        digest = hashlib.sha256()
-        n = 0
-        for data in self.iter_chunks():
-            digest.update(data)
-            n += len(data)
-        return n, digest.hexdigest()
-
-
-class FaultHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class FaultHandler(QuietHandler):
     server_version = "NetKitFault/1.0"
-
-    def version_string(self):
-        return self.server_version
-
-    # ---- quiet -------------------------------------------------------------------------------
-    def log_message(self, format, *args):  # noqa: A002
-        pass
-
-    def log_error(self, format, *args):  # noqa: A002
-        pass
 
     # ---- helpers -----------------------------------------------------------------------------
     def _send(self, status, body=b"", content_type="application/json", headers=None,
@@ -330,7 +268,7 @@ class FaultHandler(BaseHTTPRequestHandler):
         self._headers_sent = False
         try:
             # Always drain the request body so keep-alive stays in sync.
-            self.body_length, self.body_sha256 = _RequestBody(self).consume()
+            self.body_length, self.body_sha256 = hash_body(self)
             handler = self._route()
             handler()
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
@@ -950,23 +888,8 @@ class FaultHandler(BaseHTTPRequestHandler):
         self._rst()
 
 
-class FaultServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 256
-
-    def handle_error(self, request, client_address):
-        exc = sys.exc_info()[1]
-        if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError,
-                            TimeoutError, OSError)):
-            return
-        super().handle_error(request, client_address)
-
-
 def main():
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    server = FaultServer(("127.0.0.1", port), FaultHandler)
-    serve(server)
+    serve_http(FaultHandler)
 
 
 if __name__ == "__main__":

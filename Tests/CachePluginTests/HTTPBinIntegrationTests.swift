@@ -1,8 +1,8 @@
 import Foundation
 import NetCore
 import NetPlugins
-import Synchronization
 import Testing
+import NetTestSupport
 
 /// Live revalidation against httpbin (NETKIT_HTTPBIN_URL), through `URLSessionTransport`.
 @Suite("Cache against httpbin")
@@ -32,15 +32,7 @@ struct HTTPBinIntegrationTests {
     }
 
     func httpbin() -> URL? {
-        guard let url = TestServers.url("NETKIT_HTTPBIN_URL") else {
-            if TestServers.required {
-                Issue.record("NETKIT_HTTPBIN_URL not set (NETKIT_REQUIRE_SERVERS=1); run scripts/test")
-            } else {
-                print("skipping httpbin cache tests: NETKIT_HTTPBIN_URL not set (run scripts/test)")
-            }
-            return nil
-        }
-        return url
+        TestServers.urlOrSkip("NETKIT_HTTPBIN_URL")
     }
 
     func run(

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetPlugins
+import NetTestSupport
 import Testing
 
 @Suite(".http: revalidation")
@@ -76,9 +77,4 @@ struct HTTPPolicyRevalidationTests {
             }
         }
     }
-}
-
-/// What `body` returned or threw.
-func outcome<T>(of body: () async throws -> T) async -> Result<T, any Error> {
-    do { return .success(try await body()) } catch { return .failure(error) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetPlugins
+import NetTestSupport
 import Testing
 
 /// "The cache must never serve one user's response to another": credential headers are part of

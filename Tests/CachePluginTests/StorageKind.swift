@@ -39,17 +39,6 @@ struct TestStorage {
     }
 }
 
-/// A plugin that sets a header in `prepare`, as an auth plugin listed after the cache would.
-struct SetHeaderPlugin: Plugin {
-    let name: String
-    let value: String
-
-    func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.headers[name] = value
-        return .proceed
-    }
-}
-
 extension Data {
     /// Whether `text`'s UTF-8 bytes occur anywhere in these bytes.
     func contains(text: String) -> Bool {

@@ -2,12 +2,6 @@ import Foundation
 import NetTestSupport
 import NetCore
 import NetPlugins
-import Synchronization
-
-enum TestServers {
-    static func url(_ name: String) -> URL? { ProcessInfo.processInfo.environment[name].flatMap(URL.init(string:)) }
-    static var required: Bool { ProcessInfo.processInfo.environment["NETKIT_REQUIRE_SERVERS"] == "1" }
-}
 
 /// A configurable endpoint for unit tests.
 struct Endpoint: CacheableTarget {

@@ -6,6 +6,7 @@ import Foundation
 import NetCore
 import NetCurl
 import NetPlugins
+import NetTestSupport
 import Testing
 
 @Suite("README: Client certificates and proxies")
@@ -13,7 +14,7 @@ struct ClientCertificatesAndProxiesExample {
     /// The README's partner API: nginx's `/whoami` answers the client certificate's subject.
     enum PartnerAPI: TargetType {
         case whoami
-        var baseURL: URL { ProcessInfo.processInfo.environment["NETKIT_MTLS_URL"].flatMap(URL.init(string:))! }
+        var baseURL: URL { TestServers.url("NETKIT_MTLS_URL")! }
         var path: String { "/whoami" }
         var method: HTTPMethod { .get }
         var content: RequestContent { .plain }
@@ -28,13 +29,10 @@ struct ClientCertificatesAndProxiesExample {
     }
 
     @Test func identityIsPresentedThroughTheAuthenticatingProxy() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let server = environment["NETKIT_MTLS_URL"].flatMap(URL.init(string:)), let proxyURL = environment["NETKIT_AUTH_PROXY_URL"],
-            let p12Path = environment["NETKIT_CLIENT_P12"], let caPath = environment["NETKIT_MTLS_CA"]
-        else {
-            if environment["NETKIT_REQUIRE_SERVERS"] == "1" { Issue.record("the mutual-TLS server or the proxy is not running") }
-            return
-        }
+        guard let server = TestServers.urlOrSkip("NETKIT_MTLS_URL"),
+            let values = TestServers.valuesOrSkip("NETKIT_AUTH_PROXY_URL", "NETKIT_CLIENT_P12", "NETKIT_MTLS_CA")
+        else { return }
+        let (proxyURL, p12Path, caPath) = (values[0], values[1], values[2])
         let p12File = URL(fileURLWithPath: p12Path)
         let p12Password = "secret"
         let partnerCA = try Data(contentsOf: URL(fileURLWithPath: caPath))

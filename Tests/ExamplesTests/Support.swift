@@ -3,7 +3,6 @@
 import Foundation
 import NetTestSupport
 import NetCore
-import Synchronization
 
 /// Answers like httpbin: `/status/N`, `/get` (echoes `args` and `headers`), `/post` (echoes
 /// `json` and `headers`), `/bytes/N` (N bytes).

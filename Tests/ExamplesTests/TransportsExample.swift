@@ -2,6 +2,7 @@
 import Foundation
 import NetCore
 import NetCurl
+import NetTestSupport
 import Testing
 
 @Suite("README: Transports")
@@ -9,7 +10,7 @@ struct TransportsExample {
     /// Stands in for the README's GitHub API: every user is nginx's small JSON document.
     enum GitHub: TargetType {
         case user(String)
-        var baseURL: URL { ProcessInfo.processInfo.environment["NETKIT_NGINX_URL"].flatMap(URL.init(string:))! }
+        var baseURL: URL { TestServers.url("NETKIT_NGINX_URL")! }
         var path: String { "/small.json" }
         var method: HTTPMethod { .get }
         var content: RequestContent { .query(["login": loginName]) }
@@ -19,10 +20,7 @@ struct TransportsExample {
     struct User: Decodable { let name: String }
 
     @Test func callersOnTheTransportExecutorGetTheirAnswers() async throws {
-        guard ProcessInfo.processInfo.environment["NETKIT_NGINX_URL"] != nil else {
-            if ProcessInfo.processInfo.environment["NETKIT_REQUIRE_SERVERS"] == "1" { Issue.record("NETKIT_NGINX_URL not set") }
-            return
-        }
+        guard TestServers.urlOrSkip("NETKIT_NGINX_URL") != nil else { return }
         let transport = CurlTransport()
         let provider = Provider<GitHub>(transport: transport)
         let names = try await withTaskExecutorPreference(transport.executor) {

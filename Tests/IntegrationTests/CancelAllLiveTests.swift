@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// `cancelAll()` against a real server: it ends transfers that would otherwise wait for minutes,
 /// before and after the response head, without cancelling the tasks that await them.

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// A thousand requests, each cancelled at a random moment: every one ends, as cancelled or
 /// completed, and nothing is left behind (descriptors, temporary or partial files).

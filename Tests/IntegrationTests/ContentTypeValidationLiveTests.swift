@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 @Suite(.liveServers)
 struct ContentTypeValidationLiveTests {

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// `ProviderConfiguration.cookieJar` against httpbin and the fault server, on both transports:
 /// cookies set on redirect hops, deletion, hostile Set-Cookie values, and cross-origin hops

@@ -2,7 +2,6 @@ import Foundation
 import NetTestSupport
 import NetCore
 import NetPlugins
-import Synchronization
 import Testing
 
 /// Credentials reach the server but never the logs, the captured exchanges or a HAR file.

@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// CredentialsPlugin answers httpbin's Basic and Digest challenges on both transports.
 @Suite(.liveServers, .serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// `DeduplicatingTransport` against a counting endpoint, over both transports.
 @Suite(.liveServers, .serialized)
@@ -63,10 +64,5 @@ struct DeduplicationTests {
         for task in tasks { task.cancel() }
         for task in tasks { #expect(await networkError(of: task)?.isCancellation == true) }
         #expect(clock.now - start < .milliseconds(400), "every caller ended before the server answered")
-    }
-
-    func networkError(of task: Task<Response, any Error>) async -> NetworkError? {
-        if case .failure(let error) = await task.result { return error as? NetworkError }
-        return nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// `Provider()` with no transport, against real servers.
 @Suite(.liveServers)

@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// `CachePolicy.http` against the fault server's `/cache/<key>` origin (headers set per request,
 /// requests counted, conditional headers recorded), on both transports and both storages.

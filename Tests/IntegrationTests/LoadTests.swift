@@ -3,6 +3,7 @@ import NetBatch
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Thousands of requests through a batch with injected faults: every item accounted for exactly
 /// once, and the process gives its descriptors and memory back.

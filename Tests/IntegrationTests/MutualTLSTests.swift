@@ -3,6 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Client certificates (mutual TLS) against two servers `scripts/servers.sh` starts: nginx with
 /// `ssl_verify_client on` (it completes the handshake and answers 400 without a trusted
@@ -25,10 +26,7 @@ struct MutualTLSTests {
 
         static func load() throws -> Material {
             func file(_ name: String) throws -> Data {
-                guard let path = TestServers.environment[name] else {
-                    Issue.record("\(name) is not set: run the tests with scripts/test, which starts the servers")
-                    throw TestServers.MissingServer(name: name)
-                }
+                let path = try TestServers.requireValue(name)
                 return try Data(contentsOf: URL(fileURLWithPath: path))
             }
             return Material(

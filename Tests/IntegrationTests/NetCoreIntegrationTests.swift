@@ -275,7 +275,7 @@ struct NetCoreIntegrationTests {
     @Test("An explicit Cookie header is sent as it is", arguments: TransportKind.allCases)
     func explicitCookieHeader(kind: TransportKind) async throws {
         _ = try TestServers.require("NETKIT_HTTPBIN_URL")
-        let provider = Provider<HTTPBin>(transport: kind.make(), plugins: [SetHeader(name: "Cookie", value: "session=abc")])
+        let provider = Provider<HTTPBin>(transport: kind.make(), plugins: [SetHeaderPlugin(name: "Cookie", value: "session=abc")])
         let cookies = try await provider.request(.path("/cookies"), as: [String: String].self, atKeyPath: "cookies")
         #expect(cookies == ["session": "abc"])
     }
@@ -298,17 +298,6 @@ enum Elsewhere: TargetType {
     var method: HTTPMethod { .get }
     var content: RequestContent { .query(["own": "yes"]) }
     var headers: [String: String] { ["x-override": "target"] }
-}
-
-/// Sets one header on every request.
-struct SetHeader: Plugin {
-    let name: String
-    let value: String
-
-    func prepare(_ request: inout Request) async throws -> PrepareAction {
-        request.headers[name] = value
-        return .proceed
-    }
 }
 
 /// Attaches a pin to every request.

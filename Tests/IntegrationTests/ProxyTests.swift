@@ -6,6 +6,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Proxies through the two tinyproxy instances `scripts/servers.sh` starts: `NETKIT_PROXY_URL`
 /// (open) and `NETKIT_AUTH_PROXY_URL` (`BasicAuth user pass`). tinyproxy adds a `Via` header to
@@ -44,10 +45,8 @@ struct ProxyTests {
     /// The TLS nginx and a pinning plugin for it (`pin`: the right one by default).
     static func pinnedTLS(pin: String? = nil) throws -> (url: URL, plugin: PinningPlugin) {
         let url = try TestServers.require("NETKIT_TLS_URL")
-        guard let right = TestServers.environment["NETKIT_TLS_PIN"], let path = TestServers.environment["NETKIT_TLS_CERT"] else {
-            Issue.record("NETKIT_TLS_PIN or NETKIT_TLS_CERT is not set: run the tests with scripts/test")
-            throw TestServers.MissingServer(name: "NETKIT_TLS_PIN")
-        }
+        let right = try TestServers.requireValue("NETKIT_TLS_PIN")
+        let path = try TestServers.requireValue("NETKIT_TLS_CERT")
         let certificate = try Data(contentsOf: URL(fileURLWithPath: path))
         return (url, PinningPlugin([try .init(host: "127.0.0.1", keyHashes: [pin ?? right], certificates: [certificate])]))
     }

@@ -3,6 +3,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// The README's feed API, pointed at the fault server's Server-Sent Events drip.
 enum Feed: TargetType {

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// Redirects never leak credentials or downgrade security.
 @Suite(.liveServers)

@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 import Testing
 
 /// Process resources (Linux `/proc`), for the leak checks of the reliability suites.
@@ -101,16 +100,6 @@ func withinDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Send
             finish(nil)
         }
     }
-}
-
-/// Bytes `i % 251` for `i` in `start..<start + count`: what the fault server's `/range/<size>` sends.
-func rangeBytes(count: Int, from start: Int = 0) -> Data {
-    var data = Data(count: count)
-    data.withUnsafeMutableBytes { raw in
-        let bytes = raw.bindMemory(to: UInt8.self)
-        for index in 0..<count { bytes[index] = UInt8((start + index) % 251) }
-    }
-    return data
 }
 
 /// The names in `folder`, sorted (hidden ones included).

@@ -3,6 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// SOCKS5 through the two proxies `scripts/servers.sh` starts (`scripts/socks5_proxy.py`): one
 /// open, one demanding user/password `user` / `pass`. Both connect only to the nginx ports, and
@@ -43,10 +44,8 @@ struct SOCKSProxyTests {
     @Test("https through SOCKS still checks the origin's pins: the right pin passes, a wrong one fails")
     func pinsThroughSOCKS() async throws {
         let tls = try TestServers.require("NETKIT_TLS_URL")
-        guard let right = TestServers.environment["NETKIT_TLS_PIN"], let path = TestServers.environment["NETKIT_TLS_CERT"] else {
-            Issue.record("NETKIT_TLS_PIN or NETKIT_TLS_CERT is not set: run the tests with scripts/test")
-            return
-        }
+        let right = try TestServers.requireValue("NETKIT_TLS_PIN")
+        let path = try TestServers.requireValue("NETKIT_TLS_CERT")
         let certificate = try Data(contentsOf: URL(fileURLWithPath: path))
         // The certificate names 127.0.0.1, not this alias: the pin is what proves the server.
         let hidden = try Self.replacingHost(of: tls, with: "pinned.socks.test")

@@ -2,8 +2,8 @@ import Foundation
 import NetCore
 import NetCurl
 import NetPlugins
-import Synchronization
 import Testing
+import NetTestSupport
 
 /// Pins fail closed on every path a request can take after the first attempt: a retry, a
 /// redirect, a cache revalidation. Over `URLSessionTransport` (no custom trust on Linux) every
@@ -56,10 +56,8 @@ struct SecurityPathTests {
     static func tlsServer() throws -> (url: URL, pin: String, certificate: Data) {
         let url = try TestServers.require("NETKIT_TLS_URL")
         // The pin (base64) and the certificate path are not URLs: read them as they are.
-        guard let pin = TestServers.environment["NETKIT_TLS_PIN"], let certificatePath = TestServers.environment["NETKIT_TLS_CERT"] else {
-            Issue.record("NETKIT_TLS_PIN or NETKIT_TLS_CERT is not set: run the tests with scripts/test")
-            throw TestServers.MissingServer(name: "NETKIT_TLS_PIN")
-        }
+        let pin = try TestServers.requireValue("NETKIT_TLS_PIN")
+        let certificatePath = try TestServers.requireValue("NETKIT_TLS_CERT")
         return (url, pin, try Data(contentsOf: URL(fileURLWithPath: certificatePath)))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// `provider.stream(_:)` on both transports: head first, the body in order, backpressure,
 /// deadlines between chunks, cancellation.

@@ -1,15 +1,15 @@
 import Foundation
 import NetBatch
 import NetCore
-import Synchronization
 import Testing
+import NetTestSupport
 
 /// httpbin endpoints for the live batch.
 enum HTTPBin: TargetType {
     case anything(Int)
     case status(Int)
 
-    var baseURL: URL { TestServers.url("NETKIT_HTTPBIN_URL") ?? URL(string: "http://127.0.0.1:9")! }
+    var baseURL: URL { TestServers.httpbin ?? URL(string: "http://127.0.0.1:9")! }
     var path: String {
         switch self {
         case .anything(let n): "anything/\(n)"
@@ -42,14 +42,7 @@ final class InFlightCounter: Transport {
 struct HTTPBinBatchTests {
     @Test("200 httpbin requests at maxConcurrent 8: ordered results, 503 items retried to the limit")
     func liveBatch() async throws {
-        guard TestServers.url("NETKIT_HTTPBIN_URL") != nil else {
-            if TestServers.required {
-                Issue.record("NETKIT_HTTPBIN_URL not set")
-            } else {
-                print("Skipping the live batch: NETKIT_HTTPBIN_URL is not set (run scripts/test).")
-            }
-            return
-        }
+        guard TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") != nil else { return }
         let transport = InFlightCounter(base: URLSessionTransport())
         let batch = BatchManager(
             provider: Provider<HTTPBin>(transport: transport),

@@ -1,7 +1,6 @@
 import Foundation
 import NetBatch
 import NetCore
-import Synchronization
 import Testing
 
 @Suite("Batch retry timing")

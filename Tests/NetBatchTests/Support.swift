@@ -1,7 +1,6 @@
 import Foundation
 import NetBatch
 import NetCore
-import Synchronization
 
 /// A numbered item whose stub answer is `{"value": n}`.
 enum Item: TargetType, Equatable {
@@ -144,11 +143,6 @@ final class CountingPlugin: Plugin {
         count.withLock { $0 += 1 }
         return .proceed
     }
-}
-
-enum TestServers {
-    static func url(_ name: String) -> URL? { ProcessInfo.processInfo.environment[name].flatMap(URL.init(string:)) }
-    static var required: Bool { ProcessInfo.processInfo.environment["NETKIT_REQUIRE_SERVERS"] == "1" }
 }
 
 func items(_ count: Int) -> [Item] { (0..<count).map(Item.number) }

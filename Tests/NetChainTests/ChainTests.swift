@@ -2,6 +2,7 @@ import Foundation
 import NetChain
 import NetCore
 import Testing
+import NetTestSupport
 
 @Suite("Chains of dependent requests")
 struct ChainTests {

@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// A small account API answered by `StubTransport`.
 enum API: TargetType, Equatable {
@@ -56,18 +55,6 @@ final class PathRecorder: Plugin {
     }
 }
 
-/// Counts calls, from any task.
-final class Counter: Sendable {
-    private let value = Locked(0)
-    var count: Int { value.withLock { $0 } }
-    func increment() { value.withLock { $0 += 1 } }
-}
-
 struct StepFailure: Error, CustomStringConvertible {
     var description: String { "the step gave up" }
-}
-
-enum TestServers {
-    static func url(_ name: String) -> URL? { ProcessInfo.processInfo.environment[name].flatMap(URL.init(string:)) }
-    static var required: Bool { ProcessInfo.processInfo.environment["NETKIT_REQUIRE_SERVERS"] == "1" }
 }

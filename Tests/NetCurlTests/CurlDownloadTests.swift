@@ -2,7 +2,6 @@ import Foundation
 import NetTestSupport
 import NetCore
 import NetCurl
-import Synchronization
 import Testing
 
 @Suite("CurlTransport downloads to disk")
@@ -14,8 +13,8 @@ struct CurlDownloadTests {
     }
 
     @Test func aDownloadLandsAtItsDestinationInNewFolders() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("a/b/file.bin")
         let response = try await CurlTransport().send(
@@ -25,13 +24,13 @@ struct CurlDownloadTests {
         #expect(response.statusCode == 200)
         #expect(response.fileURL == destination)
         #expect(response.data.isEmpty)
-        #expect(try Data(contentsOf: destination) == rangePattern(count: size))
+        #expect(try Data(contentsOf: destination) == rangeBytes(count: size))
         #expect(folderContents(destination.deletingLastPathComponent()) == ["file.bin"])
     }
 
     @Test func a404LeavesNoDestinationFileAndKeepsTheBody() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         for resumable in [false, true] {
             let destination = folder.appendingPathComponent("missing.bin")
@@ -47,8 +46,8 @@ struct CurlDownloadTests {
     }
 
     @Test func aFailedDownloadRemovesItsTemporaryFileAndKeepsTheOldDestination() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("file.bin")
         try Data("old".utf8).write(to: destination)
@@ -61,8 +60,8 @@ struct CurlDownloadTests {
     }
 
     @Test func anInterruptedResumableDownloadContinuesWithRangeToTheExactBytes() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("big.bin"), resumable: true)
         let transport = CurlTransport()
@@ -81,13 +80,13 @@ struct CurlDownloadTests {
         #expect(response.fileURL == destination.url)
         let file = try Data(contentsOf: destination.url)
         #expect(file.count == size)
-        #expect(file == rangePattern(count: size))
+        #expect(file == rangeBytes(count: size))
         #expect(!FileManager.default.fileExists(atPath: destination.partialFileURL.path))
     }
 
     @Test func aCancelledResumableDownloadResumesToTheSameHash() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("big.bin"), resumable: true)
         let transport = CurlTransport()
@@ -116,42 +115,42 @@ struct CurlDownloadTests {
         let response = try await transport.send(.to(url, download: destination))
         #expect(response.statusCode == 206)
         let source = folder.appendingPathComponent("source.bin")
-        try rangePattern(count: total).write(to: source)
+        try rangeBytes(count: total).write(to: source)
         #expect(try sha256Hex(ofFile: destination.url) == sha256Hex(ofFile: source))
     }
 
     @Test func aServerThatIgnoresRangeRestartsThePartialFileFromZero() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("file.bin"), resumable: true)
         // A partial file that does not even match the resource: it must not survive.
         try Data(repeating: 0xFF, count: 100_000).write(to: destination.partialFileURL)
         let response = try await CurlTransport().send(.to(fault.appendingPathComponent("range-ignored/\(size)"), download: destination))
         #expect(response.statusCode == 200)
-        #expect(try Data(contentsOf: destination.url) == rangePattern(count: size))
+        #expect(try Data(contentsOf: destination.url) == rangeBytes(count: size))
         #expect(folderContents(folder) == ["file.bin"])
     }
 
     @Test func a416WithTheFullLengthMeansThePartialFileIsComplete() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("file.bin"), resumable: true)
-        try rangePattern(count: 1000).write(to: destination.partialFileURL)
+        try rangeBytes(count: 1000).write(to: destination.partialFileURL)
         let response = try await CurlTransport().send(.to(fault.appendingPathComponent("range/1000"), download: destination))
         #expect(response.statusCode == 200)
         #expect(response.fileURL == destination.url)
-        #expect(try Data(contentsOf: destination.url) == rangePattern(count: 1000))
+        #expect(try Data(contentsOf: destination.url) == rangeBytes(count: 1000))
         #expect(folderContents(folder) == ["file.bin"])
     }
 
     @Test func a416ForAPartialFileLongerThanTheResourceDiscardsIt() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("file.bin"), resumable: true)
-        try rangePattern(count: 2000).write(to: destination.partialFileURL)
+        try rangeBytes(count: 2000).write(to: destination.partialFileURL)
         let response = try await CurlTransport().send(.to(fault.appendingPathComponent("range/1000"), download: destination))
         #expect(response.statusCode == 416)
         #expect(response.fileURL == nil)

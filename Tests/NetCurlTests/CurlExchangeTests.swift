@@ -1,13 +1,13 @@
 import Foundation
 import NetCore
 import NetCurl
-import Synchronization
 import Testing
+import NetTestSupport
 
 @Suite("CurlTransport requests and responses")
 struct CurlExchangeTests {
     @Test func getsASmallBodyWithHeadersStatusAndMetrics() async throws {
-        guard let nginx = TestServers.require("NETKIT_NGINX_URL") else { return }
+        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
         let response = try await CurlTransport().send(.to(nginx.appendingPathComponent("small.json")))
         #expect(response.statusCode == 200)
         #expect(response.data.count == 95)
@@ -20,14 +20,14 @@ struct CurlExchangeTests {
     }
 
     @Test func nonSuccessStatusesAreReturnedWithTheirBody() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let response = try await CurlTransport().send(.to(fault.appendingPathComponent("status/503")))
         #expect(response.statusCode == 503)
         #expect(response.string()?.contains("503") == true)
     }
 
     @Test func postsAnInMemoryBodyWithContentLengthAndItsContentType() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let body = Data(#"{"hello":"world"}"#.utf8)
         let request = Request.to(
             fault.appendingPathComponent("echo"), method: .post,
@@ -44,7 +44,7 @@ struct CurlExchangeTests {
 
     @Test(arguments: ["PUT", "PATCH", "DELETE"])
     func otherMethodsAreSentAsIs(method: String) async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let body: RequestBody = method == "DELETE" ? .none : .data(Data("abc".utf8))
         let request = Request.to(fault.appendingPathComponent("echo"), method: HTTPMethod(rawValue: method), body: body)
         let echo = try await CurlTransport().send(request).json() as? [String: Any]
@@ -53,8 +53,8 @@ struct CurlExchangeTests {
     }
 
     @Test func streamsAMultipartBodyWithFileParts() async throws {
-        guard let httpbin = TestServers.require("NETKIT_HTTPBIN_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("notes.txt")
         try Data("file contents\n".utf8).write(to: file)
@@ -75,7 +75,7 @@ struct CurlExchangeTests {
     }
 
     @Test func decompressesGzipResponses() async throws {
-        guard let httpbin = TestServers.require("NETKIT_HTTPBIN_URL") else { return }
+        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
         let response = try await CurlTransport().send(.to(httpbin.appendingPathComponent("gzip")))
         #expect(response.statusCode == 200)
         let json = try response.json() as? [String: Any]
@@ -83,7 +83,7 @@ struct CurlExchangeTests {
     }
 
     @Test func followsRedirectsWithoutSendingAuthorizationToAnotherHost() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let request = Request.to(
             fault.appendingPathComponent("redirect-other-host"),
             headers: ["Authorization": "Bearer secret", "X-Kept": "yes"])
@@ -95,14 +95,14 @@ struct CurlExchangeTests {
     }
 
     @Test func aRedirectPolicyThatDoesNotFollowReturnsThe3xx() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let transport = CurlTransport(configuration: .init(redirectPolicy: .none))
         let response = try await transport.send(.to(fault.appendingPathComponent("redirect-loop")))
         #expect(response.statusCode == 302)
     }
 
     @Test func reportsUploadAndDownloadProgressUpToTheTotal() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let events = Locked<[TransferProgress]>([])
         let body = Data(repeating: 7, count: 3 << 20)
         let request = Request.to(fault.appendingPathComponent("echo"), method: .post, body: .data(body))
@@ -115,7 +115,7 @@ struct CurlExchangeTests {
     }
 
     @Test func manyConcurrentRequestsAllComplete() async throws {
-        guard let nginx = TestServers.require("NETKIT_NGINX_URL") else { return }
+        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
         let transport = CurlTransport()
         let url = nginx.appendingPathComponent("small.json")
         let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -127,7 +127,7 @@ struct CurlExchangeTests {
     }
 
     @Test func cancellingTheTaskMidTransferEndsItWithCancelled() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let transport = CurlTransport()
         // 100 bytes, one every 100 ms: the first progress event proves the transfer is running.
         let url = URL(string: fault.absoluteString + "/drip?count=100&interval_ms=100")!
@@ -149,7 +149,7 @@ struct CurlExchangeTests {
     }
 
     @Test func aSubSecondTimeoutIsHonoured() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         // The body takes about 0.8 s (8 bytes, one every 100 ms): a 400 ms deadline must cut it,
         // where a timeout rounded up to whole seconds would let it finish.
         let url = URL(string: fault.absoluteString + "/drip?count=8&interval_ms=100")!

@@ -4,11 +4,12 @@ import NetCore
 @testable import NetCore
 @testable import NetCurl
 import Testing
+import NetTestSupport
 
 @Suite("CurlTransport's loop executor", .timeLimit(.minutes(1)))
 struct CurlExecutorTests {
     @Test func aTaskPreferringTheExecutorRunsOnTheLoopThreadAndCompletesRequests() async throws {
-        guard let nginx = TestServers.require("NETKIT_NGINX_URL") else { return }
+        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
         let transport = CurlTransport()
         let request = Request.to(nginx.appendingPathComponent("small.json"))
         let (onLoop, statuses) = try await withTaskExecutorPreference(transport.executor) {
@@ -26,7 +27,7 @@ struct CurlExecutorTests {
     }
 
     @Test func concurrentTasksOnTheExecutorAllFinish() async throws {
-        guard let nginx = TestServers.require("NETKIT_NGINX_URL") else { return }
+        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
         let transport = CurlTransport()
         let provider = Provider<AnyTarget>(transport: transport)
         let target = AnyTarget(TestTarget(baseURL: nginx, path: "/small.json"))
@@ -45,7 +46,7 @@ struct CurlExecutorTests {
     }
 
     @Test func cancellationStillEndsARequestOnTheExecutor() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let transport = CurlTransport()
         let request = Request.to(fault.appendingPathComponent("hang"), timeout: .seconds(30))
         let task = Task(executorPreference: transport.executor) { try await transport.send(request) }

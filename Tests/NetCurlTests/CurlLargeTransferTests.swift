@@ -9,8 +9,8 @@ struct CurlLargeTransferTests {
     private let size = 64 << 20
 
     @Test func a64MiBDownloadToDiskHasTheSourceHash() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("large.bin")
         let response = try await CurlTransport().send(
@@ -20,16 +20,16 @@ struct CurlLargeTransferTests {
         #expect(response.statusCode == 200)
         #expect(response.metrics?.bytesReceived == Int64(size))
         let source = folder.appendingPathComponent("source.bin")
-        try rangePattern(count: size).write(to: source)
+        try rangeBytes(count: size).write(to: source)
         #expect(try sha256Hex(ofFile: destination) == sha256Hex(ofFile: source))
     }
 
     @Test func a64MiBFileUploadReachesTheSinkIntact() async throws {
-        guard let sink = TestServers.require("NETKIT_SINK_URL") else { return }
-        let folder = try makeTemporaryFolder()
+        guard let sink = TestServers.urlOrSkip("NETKIT_SINK_URL") else { return }
+        let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("upload.bin")
-        try rangePattern(count: size, from: 17).write(to: file)
+        try rangeBytes(count: size, from: 17).write(to: file)
         let request = Request.to(
             sink.appendingPathComponent("upload"), method: .put, headers: ["Content-Type": "application/octet-stream"],
             body: .file(file), timeout: .seconds(120))

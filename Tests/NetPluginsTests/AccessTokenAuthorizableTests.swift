@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Endpoints that each choose how the token is sent.
 enum SchemeTarget: TargetType, AccessTokenAuthorizable {

@@ -1,8 +1,8 @@
 import Foundation
 import NetCore
 import NetPlugins
-import Synchronization
 import Testing
+import NetTestSupport
 
 /// A token server in memory: issues "fresh-<n>" and accepts only issued tokens.
 final class FakeTokenServer: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// A cookie jar adds its `Cookie` header on the wire only; its values are still secrets that logs,
 /// captures and HAR exports hide, also where a server echoes them in a body.

@@ -3,6 +3,7 @@ import NetCore
 import Testing
 
 @testable import NetPlugins
+import NetTestSupport
 
 /// Basic and Digest answers to 401 challenges, unit by unit and through a provider.
 @Suite("CredentialsPlugin")

@@ -4,8 +4,8 @@
 import Foundation
 import NetCore
 import NetPlugins
-import Synchronization
 import Testing
+import NetTestSupport
 
 /// Plugins against the real loopback servers of `scripts/test` (httpbin, TLS nginx, fault server),
 /// through `URLSessionTransport`. Skipped with a note when the servers are not running, and failed
@@ -30,7 +30,7 @@ struct LivePluginTests {
     // MARK: Logger and capture
 
     @Test func loggerCaptureAndHARNeverContainSecretsSentToHTTPBin() async throws {
-        guard let httpbin = TestServers.require("NETKIT_HTTPBIN_URL") else { return }
+        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
         let secrets = ["Bearer-live-s3cret", "live-cookie-s3cret", "live-query-s3cret", "live-custom-s3cret"]
         let redaction = Redaction.default.adding(headers: ["X-Api-Key"])
         let lines = Lines()
@@ -63,7 +63,7 @@ struct LivePluginTests {
     }
 
     @Test func harOfLiveExchangesParsesBackFieldByField() async throws {
-        guard let httpbin = TestServers.require("NETKIT_HTTPBIN_URL") else { return }
+        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
         let capture = CapturePlugin()
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [capture])
         _ = try await provider.request(endpoint(httpbin, "/get", query: ["q": "net kit"]))
@@ -132,7 +132,7 @@ struct LivePluginTests {
     }
 
     @Test func retriesHTTPBin503UpToMaxRetriesThenFails() async throws {
-        guard let httpbin = TestServers.require("NETKIT_HTTPBIN_URL") else { return }
+        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
         let clock = AttemptClock()
         let provider = Provider<Endpoint>(
             transport: URLSessionTransport(),
@@ -144,7 +144,7 @@ struct LivePluginTests {
     }
 
     @Test func flakyEndpointSucceedsAfterRetries() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let clock = AttemptClock()
         let provider = Provider<Endpoint>(
             transport: URLSessionTransport(), plugins: [clock, RetryPlugin(maxRetries: 3)],
@@ -157,7 +157,7 @@ struct LivePluginTests {
 
     @Test(arguments: ["/retry-after/seconds", "/retry-after/date"])
     func retryAfterFromTheServerIsHonoured(path: String) async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let clock = AttemptClock()
         // The backoff alone would be at most 1 ms: any longer wait comes from Retry-After.
         let retry = RetryPlugin(maxRetries: 1, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
@@ -169,7 +169,7 @@ struct LivePluginTests {
     }
 
     @Test func longRetryAfterIsCapped() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let clock = AttemptClock()
         let retry = RetryPlugin(maxRetries: 1, maxRetryAfter: .milliseconds(100))
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [clock, retry])
@@ -182,7 +182,7 @@ struct LivePluginTests {
     // MARK: Auth
 
     @Test func fiftyConcurrentRequestsShareOneTokenRefreshOnTheFaultServer() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let key = Self.key()
         let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
         let tokenEndpoint = endpoint(fault, "/auth/token", query: ["key": key], method: .post)
@@ -210,7 +210,7 @@ struct LivePluginTests {
     }
 
     @Test func aFailingRefreshEndpointFailsRequestsWithAnAuthError() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
         let broken = endpoint(fault, "/status/500", method: .post)
         let auth = AuthPlugin(token: { "never-issued" }, refresh: { try await tokenProvider.request(broken).string() ?? "" })
@@ -226,19 +226,13 @@ struct LivePluginTests {
     // MARK: Pinning
 
     @Test func pinHelperMatchesTheServersPin() throws {
-        guard let certificate = ProcessInfo.processInfo.environment["NETKIT_TLS_CERT"],
-            let pin = ProcessInfo.processInfo.environment["NETKIT_TLS_PIN"]
-        else {
-            if TestServers.required { Issue.record("NETKIT_TLS_CERT / NETKIT_TLS_PIN not set") }
-            return
-        }
+        guard let values = TestServers.valuesOrSkip("NETKIT_TLS_CERT", "NETKIT_TLS_PIN") else { return }
+        let (certificate, pin) = (values[0], values[1])
         #expect(try PinningPlugin.pin(ofCertificateAt: URL(fileURLWithPath: certificate)) == pin)
     }
 
     @Test func pinnedRequestThroughURLSessionTransportFailsClosedAgainstTLSNginx() async throws {
-        guard let tls = TestServers.require("NETKIT_TLS_URL"),
-            let pin = ProcessInfo.processInfo.environment["NETKIT_TLS_PIN"]
-        else { return }
+        guard let tls = TestServers.urlOrSkip("NETKIT_TLS_URL"), let pin = TestServers.valuesOrSkip("NETKIT_TLS_PIN")?[0] else { return }
         let plugin = PinningPlugin([try .init(host: tls.host ?? "127.0.0.1", keyHashes: [pin])])
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [plugin])
         await #expect {
@@ -250,7 +244,7 @@ struct LivePluginTests {
     }
 
     @Test func urlSessionTransportNeverSendsARequestCarryingATLSPolicy() async throws {
-        guard let fault = TestServers.require("NETKIT_FAULT_URL") else { return }
+        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
         let key = Self.key()
         let transport = URLSessionTransport()
         var flaky = URLComponents(url: fault.appendingPathComponent("flaky"), resolvingAgainstBaseURL: false)!

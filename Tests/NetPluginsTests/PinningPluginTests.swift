@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 @testable import NetPlugins
 import Testing
+import NetTestSupport
 
 @Suite("PinningPlugin")
 struct PinningPluginTests {

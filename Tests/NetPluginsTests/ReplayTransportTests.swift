@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 @Suite("ReplayTransport")
 struct ReplayTransportTests {

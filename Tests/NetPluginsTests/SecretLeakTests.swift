@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 @testable import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Each leak found by the hostile-server review, through a provider with `StubTransport`: the logger's
 /// lines (compact, verbose, cURL) and the capture's entries and HAR must not hold the secret.

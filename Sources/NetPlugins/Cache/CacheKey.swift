@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// Identifies a cache entry: method, canonical URL (query sorted), SHA-256 of the body, version,
 /// chosen header values, an optional caller-supplied component and, when the request carries

@@ -17,7 +17,7 @@ extension CachePlugin {
     /// `only-if-cached`) fails as the network response would have.
     static func validated(_ result: Result<Response, NetworkError>) -> Result<Response, NetworkError> {
         guard case .success(let response) = result, response.source == .cache,
-            !(200...299).contains(response.statusCode),
+            !StatusRules.isSuccess(response.statusCode),
             let error = response.request.target.validation.check(response)
         else { return result }
         return .failure(error)

@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// Cache storage in a directory: one file per entry, named after the SHA-256 of its key.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import Synchronization
 
 /// In-memory cache storage with least-recently-used eviction, bounded by total bytes and by
 /// entry count. All operations take one short `Locked` section; no actor hops.

@@ -27,7 +27,8 @@ final class HARRecorder: Sendable {
         let record = CaptureRecord(
             request: request, response: kept, error: nil, startDate: response.metrics?.startDate ?? startDate,
             duration: response.metrics?.duration ?? duration, bytes: 0, bodiesOmitted: false)
-        let single = try HARDocument(exchanges: [record.redacted(with: redaction)]).encoded()
+        let document = HARDocument(exchanges: [record.redacted(with: redaction)])
+        let single = try document.encoded()
         guard let entry = Self.entries(of: try Self.object(single, name: "the new entry")).first else {
             throw .encodingFailed(target: "HAR recording", reason: "the new entry was not encoded")
         }
@@ -44,7 +45,7 @@ final class HARRecorder: Sendable {
             }
         }
         let position = try appended.get()
-        guard let exchange = try HARReader.exchanges(from: single, name: file.path, firstIndex: position).first else {
+        guard let exchange = try HARReader.exchanges(in: document, name: file.path, firstIndex: position, data: single).first else {
             throw .encodingFailed(target: "HAR recording", reason: "the new entry could not be read back")
         }
         return exchange

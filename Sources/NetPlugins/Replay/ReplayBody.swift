@@ -58,11 +58,7 @@ enum ReplayBody {
         guard let text = String(data: data, encoding: .utf8), text.contains("="),
             !text.contains(where: { $0.isWhitespace || $0 == "{" || $0 == "<" })
         else { return nil }
-        return text.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in PercentEncoding.decode(String(part), plusAsSpace: true) ?? String(part) }
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
-        }
+        return FormFields.decode(text)
     }
 
     /// The same pairs in any order; a recorded `<redacted>` value matches any value of its name.

@@ -9,7 +9,7 @@ struct ReplayTiming {
     /// The connection phases plus `send` and `wait`, when `wait` was recorded.
     var firstByte: Duration?
 
-    init(time: Double?, timings: HARArchive.Timings?) {
+    init(time: Double?, timings: HARDocument.Timings?) {
         func phase(_ value: Double?) -> Double? { value.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
         let connectPhases = [timings?.blocked, timings?.dns, timings?.connect].compactMap(phase)
         let connectMilliseconds = connectPhases.isEmpty ? nil : connectPhases.reduce(0, +)

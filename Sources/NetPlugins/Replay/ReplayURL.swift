@@ -19,10 +19,8 @@ struct ReplayURL: Sendable, Equatable {
         let rawPath = components?.percentEncodedPath ?? url.path
         path = rawPath.isEmpty ? "/" : (PercentEncoding.decode(rawPath) ?? rawPath)
         var query: [String: [String]] = [:]
-        for pair in (components?.percentEncodedQuery ?? "").split(separator: "&") where !pair.isEmpty {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in PercentEncoding.decode(String(part), plusAsSpace: true) ?? String(part) }
-            query[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
+        for field in FormFields.decode(components?.percentEncodedQuery ?? "") {
+            query[field.name, default: []].append(field.value)
         }
         self.query = query.mapValues { $0.sorted() }
     }

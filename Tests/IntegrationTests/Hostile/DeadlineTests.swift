@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// The call's timeout holds across retries and against servers that ask for long waits.
 @Suite(.liveServers, .serialized)

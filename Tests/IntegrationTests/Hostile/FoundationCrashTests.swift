@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// FoundationNetworking (Linux, Swift 6.3.1) calls `fatalError` when a response is cut inside its
 /// headers. NetKit cannot catch that in-process, so the request runs in a child process: the

@@ -3,6 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// A hostile HTTP/2 server that floods a connection with frames carrying no body byte must not
 /// hold its call past the deadline, delay a cancel, or stall calls to other servers.
@@ -74,10 +75,8 @@ struct HTTP2FloodTests {
 enum HTTP2Fault {
     static func server() throws -> (url: URL, plugin: PinningPlugin) {
         let url = try TestServers.require("NETKIT_H2_FAULT_URL")
-        guard let pin = TestServers.environment["NETKIT_TLS_PIN"], let path = TestServers.environment["NETKIT_TLS_CERT"] else {
-            Issue.record("NETKIT_TLS_PIN or NETKIT_TLS_CERT is not set: run the tests with scripts/test")
-            throw TestServers.MissingServer(name: "NETKIT_TLS_PIN")
-        }
+        let pin = try TestServers.requireValue("NETKIT_TLS_PIN")
+        let path = try TestServers.requireValue("NETKIT_TLS_CERT")
         let certificate = try Data(contentsOf: URL(fileURLWithPath: path))
         return (url, PinningPlugin([try .init(host: "127.0.0.1", keyHashes: [pin], certificates: [certificate])]))
     }

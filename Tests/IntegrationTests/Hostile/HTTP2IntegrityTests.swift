@@ -3,6 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// A response is complete only when its HTTP/2 framing says so, and a server that breaks the
 /// protocol gets `.invalidResponse`, which is never retried.

@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetCurl
 import Testing
+import NetTestSupport
 
 /// A fully adjustable target for the hostile-server tests.
 struct HostileTarget: TargetType, CustomStringConvertible {
@@ -49,23 +50,6 @@ func settledFaultCounter(_ key: String, within limit: Duration) async throws -> 
         last = now
     }
     return nil
-}
-
-/// The error `body` ends with, or `nil` when it succeeds.
-func outcome(_ body: () async throws -> Response) async -> Result<Response, NetworkError> {
-    do {
-        return .success(try await body())
-    } catch {
-        return .failure(error as? NetworkError ?? NetworkError(error))
-    }
-}
-
-extension Result where Success == Response, Failure == NetworkError {
-    /// The error, or `nil` for a success.
-    var failure: NetworkError? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 }
 
 /// The fault server's request counter for `key`.

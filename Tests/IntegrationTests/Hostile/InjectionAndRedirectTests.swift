@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Callers cannot smuggle requests, and redirects never carry credentials or TLS policies to
 /// another origin.

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import Testing
+import NetTestSupport
 
 /// A broken response is never a success, and no response can exhaust memory or outlive its
 /// deadline, on either transport.

@@ -2,6 +2,7 @@ import Foundation
 import NetCore
 import NetCurl
 import Testing
+import NetTestSupport
 
 /// Interim (1xx) responses a server sends unasked are skipped: the final response is the answer,
 /// and a server that never sends one is ended by the deadline.

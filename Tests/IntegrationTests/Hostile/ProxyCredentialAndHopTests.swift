@@ -3,6 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// Credentials meant for a proxy stay with the proxy, a hostile proxy's answer is a proxy
 /// failure, and a TLS policy set straight on a request never lapses at a redirect.
@@ -75,8 +76,8 @@ struct ProxyCredentialAndHopTests {
     func barePolicyRefusesCrossOriginHop() async throws {
         let (base, pinning) = try HTTP2Fault.server()
         let other = try TestServers.require("NETKIT_TLS_URL")
-        let certificate = try Data(contentsOf: URL(fileURLWithPath: TestServers.environment["NETKIT_TLS_CERT"]!))
-        let pin = TestServers.environment["NETKIT_TLS_PIN"]!
+        let certificate = try Data(contentsOf: URL(fileURLWithPath: try TestServers.requireValue("NETKIT_TLS_CERT")))
+        let pin = try TestServers.requireValue("NETKIT_TLS_PIN")
         let hop = HostileTarget(path: "/redirect", content: .query(["to": other.appendingPathComponent("small.json").absoluteString]), base: base)
 
         let bare = Provider<HostileTarget>(

@@ -3,6 +3,7 @@ import NetCore
 import NetCurl
 import NetPlugins
 import Testing
+import NetTestSupport
 
 /// A shorter version of the soak that found healthy calls queuing behind hostile bulk bodies: 64
 /// callers on the default transport's engine, nine in ten small GETs to a healthy nginx, one in
@@ -21,7 +22,7 @@ struct SickServerSoakTests {
     static let sickPaths: [(path: String, query: Parameters)] = [
         ("/endless", [:]), ("/gzip-bomb", ["mb": 256]), ("/hang", [:]), ("/reset-before-headers", [:]), ("/truncated", [:]),
     ]
-    static var seconds: Double { Double(TestServers.environment["NETKIT_SOAK_SECONDS"] ?? "") ?? (NETKIT_SANITIZED ? 6 : 15) }
+    static var seconds: Double { Double(TestServers.value("NETKIT_SOAK_SECONDS") ?? "") ?? (NETKIT_SANITIZED ? 6 : 15) }
 
     static func target(_ index: Int, fault: URL, nginx: URL) -> HostileTarget {
         guard index % 10 == 0 else { return HostileTarget(path: "/small.json", base: nginx, timeout: .seconds(5)) }

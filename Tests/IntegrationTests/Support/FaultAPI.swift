@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 
 /// The fault server's endpoints (scripts/fault_server.py).
 struct FaultTarget: TargetType, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 
 /// An httpbin-shaped API, as a user of NetKit would describe it.
 enum HTTPBin: TargetType {

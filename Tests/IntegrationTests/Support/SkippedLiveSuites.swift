@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NetTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +19,7 @@ import Testing
 /// prints nothing. Under `scripts/test` (`NETKIT_REQUIRE_SERVERS=1`) nothing is skipped and
 /// nothing is printed.
 enum SkippedLiveSuites {
-    private static let count = LockedCounter()
+    private static let count = Counter()
 
     /// Records one skipped suite or test; registers the exit notice the first time.
     static func record() {
@@ -28,7 +29,7 @@ enum SkippedLiveSuites {
     }
 
     private static func printNotice() {
-        let skipped = count.value
+        let skipped = count.count
         guard skipped > 0 else { return }
         let line =
             "NOTE: \(skipped) live-server suites and tests were skipped (no test servers: "
@@ -37,24 +38,5 @@ enum SkippedLiveSuites {
         // follows it, and flush standard output first for anything a test printed.
         fflush(nil)
         FileHandle.standardError.write(Data(line.utf8))
-    }
-}
-
-/// A tiny thread-safe counter (Swift Testing evaluates traits concurrently).
-private final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
-
-    func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        current += 1
-        return current
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
     }
 }

@@ -10,20 +10,25 @@ enum HARReader {
     ///   - firstIndex: The ``RecordedExchange/index`` of the first entry (for entries appended
     ///     to a file that already holds some).
     static func exchanges(from data: Data, name: String, firstIndex: Int = 0) throws(NetworkError) -> [RecordedExchange] {
-        let archive: HARArchive
+        let document: HARDocument
         do {
-            archive = try JSONDecoder().decode(HARArchive.self, from: data)
+            document = try JSONDecoder().decode(HARDocument.self, from: data)
         } catch let error as DecodingError {
             throw malformed(name, keyPath: keyPath(of: error), reason: describe(error), data: data)
         } catch {
             throw malformed(name, keyPath: nil, reason: String(describing: error), data: data)
         }
-        if let version = archive.log.version, !version.hasPrefix("1.") {
+        return try exchanges(in: document, name: name, firstIndex: firstIndex, data: data)
+    }
+
+    /// The entries of a decoded `document`, in order (`data`, its text, shows in errors).
+    static func exchanges(in document: HARDocument, name: String, firstIndex: Int = 0, data: Data) throws(NetworkError) -> [RecordedExchange] {
+        if let version = document.log.version, !version.hasPrefix("1.") {
             throw malformed(name, keyPath: "log.version", reason: "version \(version) is not HAR 1.x", data: data)
         }
         var exchanges: [RecordedExchange] = []
-        exchanges.reserveCapacity(archive.log.entries.count)
-        for (index, entry) in archive.log.entries.enumerated() where !isCacheAnswer(entry.comment) {
+        exchanges.reserveCapacity(document.log.entries.count)
+        for (index, entry) in document.log.entries.enumerated() where !isCacheAnswer(entry.comment) {
             exchanges.append(try exchange(entry, index: firstIndex + index, name: name, data: data))
         }
         return exchanges
@@ -36,7 +41,7 @@ enum HARReader {
         comment?.hasPrefix("attempt ") == true && comment?.hasSuffix(", source cache") == true
     }
 
-    private static func exchange(_ entry: HARArchive.Entry, index: Int, name: String, data: Data) throws(NetworkError) -> RecordedExchange {
+    private static func exchange(_ entry: HARDocument.Entry, index: Int, name: String, data: Data) throws(NetworkError) -> RecordedExchange {
         let path = "log.entries.\(index)"
         guard let url = URL(string: entry.request.url), url.scheme != nil else {
             throw malformed(name, keyPath: path + ".request.url", reason: "not an absolute URL", data: data)
@@ -60,13 +65,13 @@ enum HARReader {
     }
 
     /// Header fields in order, without HTTP/2 pseudo-headers (`:authority`, `:path`, …).
-    private static func headers(_ fields: [HARArchive.NameValue]?) -> HTTPHeaders {
+    private static func headers(_ fields: [HARDocument.NameValue]?) -> HTTPHeaders {
         HTTPHeaders(fields: (fields ?? []).filter { !$0.name.hasPrefix(":") }.map { ($0.name, $0.value ?? "") })
     }
 
     private struct InvalidBase64: Error {}
 
-    private static func responseBody(_ content: HARArchive.Content?) throws -> Data {
+    private static func responseBody(_ content: HARDocument.Content?) throws -> Data {
         guard let text = content?.text else { return Data() }
         guard content?.encoding?.lowercased() == "base64" else { return Data(text.utf8) }
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw InvalidBase64() }
@@ -74,7 +79,7 @@ enum HARReader {
     }
 
     /// `postData.text`, or the `params` form-encoded when only they were recorded.
-    private static func requestBody(_ postData: HARArchive.PostData?) -> Data? {
+    private static func requestBody(_ postData: HARDocument.PostData?) -> Data? {
         guard let postData else { return nil }
         if let text = postData.text { return Data(text.utf8) }
         guard let params = postData.params, !params.isEmpty else { return nil }
