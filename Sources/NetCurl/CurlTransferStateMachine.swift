@@ -37,7 +37,7 @@ struct CurlTransferStateMachine: Sendable {
     }
 
     /// How the finished transfer is reported.
-    enum Completion: Equatable, Sendable {
+    enum Completion: Sendable {
         /// With the error a callback recorded (it explains libcurl's code), or libcurl's own.
         case failed(recorded: NetworkError?)
         /// The connection closed before the header block ended.

@@ -1,6 +1,6 @@
 import Foundation
 import NetCore
-import Synchronization
+import NetTestSupport
 import Testing
 
 @Suite("Provider entry points")

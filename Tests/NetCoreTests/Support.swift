@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
-import Synchronization
 import Testing
+import NetTestSupport
 
 // MARK: - Targets
 
@@ -251,12 +251,4 @@ final class ErrorLog: Sendable {
     private let errors = Locked<[NetworkError?]>([])
     func append(_ error: NetworkError?) { errors.withLock { $0.append(error) } }
     var all: [NetworkError?] { errors.withLock { $0 } }
-}
-
-/// The `NetworkError` a task failed with, or `nil` when it succeeded (or threw something else).
-func networkError<T>(of task: Task<T, any Error>) async -> NetworkError? {
-    switch await task.result {
-    case .success: nil
-    case .failure(let error): error as? NetworkError
-    }
 }
