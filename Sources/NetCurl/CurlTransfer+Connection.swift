@@ -10,7 +10,7 @@
         /// is past its deadline; called from the callbacks, which run for every chunk.
         func stopsAtDeadline() -> Bool {
             guard !headDelivered, job.deadline <= .now else { return false }
-            callbackError = .timedOut
+            fail(.timedOut)
             return true
         }
 
@@ -36,10 +36,12 @@
             // No status line from the origin yet: through a proxy, the captor was the proxy (its
             // answer to CONNECT never reaches the header callback).
             if statusCode == 0, let proxy = CurlProxy.server(for: request, configuration: configuration) {
-                callbackError = .proxyFailed(
-                    proxy: proxy.address, reason: "the proxy kept sending without completing its answer (endless CONNECT headers?); the connection was closed")
+                fail(
+                    .proxyFailed(
+                        proxy: proxy.address,
+                        reason: "the proxy kept sending without completing its answer (endless CONNECT headers?); the connection was closed"))
             } else {
-                callbackError = reason
+                fail(reason)
             }
         }
     }

@@ -16,34 +16,21 @@
         /// Headers for the proxy only (`CURLOPT_PROXYHEADER`).
         var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
         var uploadReader: BodyStreamReader?
-        /// A failure inside a callback (unreadable upload file, disk full); it explains the curl code.
-        var callbackError: NetworkError?
         var download: CurlDownload?
         /// The connection this transfer reads, once known (for the stall watchdog's verdicts).
         var socketID: CurlSocketRegistry.SocketID?
 
+        /// Phases, pauses and the first failure (see ``CurlTransferStateMachine``).
+        private(set) var machine = CurlTransferStateMachine(yieldEvery: CurlTransfer.yieldEvery)
         // The response being received (reset by each status line: 1xx, redirects).
-        var statusCode = 0
         /// Header lines as received; parsed into strings in the caller's task (``CurlReply``).
         var rawHeaders: [UInt8] = []
         var body = Data()
-        /// Whether the blank line that ends the current response's headers arrived.
-        private(set) var headersComplete = false
         /// Header bytes of every response of this transfer (interim ones included), for the bound.
         private var headerBytes = 0
         /// Body bytes of the current response after decoding, for the size limit.
         private var bodyBytes: Int64 = 0
 
-        /// A streamed response's head went to the caller; the body now goes to the job's sink and
-        /// the end of the transfer finishes the sink instead of the continuation.
-        private(set) var headDelivered = false
-        /// The stream is paused until its reader has room (backpressure).
-        private(set) var isPaused = false
-        /// Paused after a share of body bytes so that the loop serves other transfers before this
-        /// one reads on (``yieldEvery``); the loop resumes it on its next pass.
-        private(set) var hasYielded = false
-        /// Body bytes taken since the transfer last yielded.
-        private var bytesSinceYield = 0
         /// How many body bytes one transfer takes before letting the others through. A bulk or
         /// hostile body (an endless one, a decompression bomb) would otherwise keep the loop thread
         /// for a whole `curl_multi_perform` pass, and every other transfer waits behind it.
@@ -65,6 +52,27 @@
         }
 
         var request: Request { job.request }
+
+        /// The status of the response being received (0 before the first status line).
+        var statusCode: Int { machine.statusCode }
+        /// Whether the blank line that ends the current response's headers arrived.
+        var headersComplete: Bool { machine.headersComplete }
+        /// A streamed response's head went to the caller; the body now goes to the job's sink and
+        /// the end of the transfer finishes the sink instead of the continuation.
+        var headDelivered: Bool { machine.headDelivered }
+        /// The stream is paused until its reader has room (backpressure).
+        var isPaused: Bool { machine.isPausedForReader }
+        /// Paused after a share of body bytes so that the loop serves other transfers before this
+        /// one reads on (``yieldEvery``); the loop resumes it on its next pass.
+        var hasYielded: Bool { machine.hasYielded }
+        /// The failure a callback recorded (unreadable upload file, disk full, a limit); it explains
+        /// the curl code.
+        var callbackError: NetworkError? { machine.failure }
+
+        /// Records why a callback stops the transfer (the first reason wins).
+        func fail(_ error: NetworkError) {
+            machine.fail(error)
+        }
 
         /// Releases what the transfer holds after it was removed from the multi handle unfinished
         /// (cancelled, failed to start). A resumable download keeps its partial file.
@@ -89,14 +97,14 @@
             guard !stopsAtDeadline() else { return false }
             headerBytes += line.count
             guard headerBytes <= request.limits.maxHeaderBytes else {
-                callbackError = .invalidResponse(
-                    reason: "the response headers are larger than the limit of \(request.limits.maxHeaderBytes) bytes (maxHeaderBytes)")
+                fail(
+                    .invalidResponse(
+                        reason: "the response headers are larger than the limit of \(request.limits.maxHeaderBytes) bytes (maxHeaderBytes)"))
                 return false
             }
             if line.count > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
-                statusCode = Self.parseStatus(line[...])
+                guard machine.statusLine(Self.parseStatus(line[...])) else { return false }
                 noteConnection()
-                headersComplete = false
                 bodyBytes = 0
                 rawHeaders.removeAll(keepingCapacity: true)
                 body.removeAll(keepingCapacity: true)
@@ -104,9 +112,8 @@
                 return true
             }
             if line.count <= 2, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
-                headersComplete = true
                 guard checkHeaders() else { return false }
-                if job.stream != nil, StatusRules.isSuccess(statusCode) { deliverHead() }
+                if machine.headersEnded(streamsSuccess: job.stream != nil) { deliverHead() }
                 return true
             }
             rawHeaders.append(contentsOf: line)
@@ -119,12 +126,12 @@
             guard !lengths.isEmpty else { return true }
             switch ResponseIntegrity.contentLength(lengths) {
             case .failure(let error):
-                callbackError = error
+                fail(error)
                 return false
             case .success(let length):
                 let bodyless = StatusRules.hasNoBody(statusCode: statusCode, method: job.head.method)
                 if !bodyless, let limit = bodyLimit, length > limit {
-                    callbackError = .responseTooLarge(limit: limit)
+                    fail(.responseTooLarge(limit: limit))
                     return false
                 }
                 return true
@@ -139,7 +146,6 @@
 
         /// Resumes the caller with the head of a streamed 2xx response; the body follows in the sink.
         private func deliverHead() {
-            headDelivered = true
             lastActivity = .now
             job.continuation.resume(returning: CurlReply(statusCode: statusCode, rawHeaders: rawHeaders, body: Data(), fileURL: nil, timings: timings()))
             let token = job.token
@@ -149,28 +155,21 @@
             }
         }
 
-        /// Hands streamed body bytes to the reader, or pauses the transfer when it has no room.
-        private func stream(_ bytes: UnsafeRawBufferPointer, into sink: ResponseBodySink) -> Int {
-            guard sink.hasRoom else {
-                isPaused = true
-                let token = job.token
-                sink.whenDrained { [engine] in engine.submit(.unpause(token)) }
-                return Int(CURL_WRITEFUNC_PAUSE)
-            }
-            lastActivity = .now
-            sink.yield(Data(bytes))
-            return bytes.count
+        /// Pauses a stream until its reader made room; the loop then unpauses it.
+        private func pauseForReader(_ sink: ResponseBodySink) -> Int {
+            let token = job.token
+            sink.whenDrained { [engine] in engine.submit(.unpause(token)) }
+            return Int(CURL_WRITEFUNC_PAUSE)
         }
 
         /// The loop is about to resume a transfer that yielded; it starts a new share.
         func resumedAfterYield() {
-            hasYielded = false
-            bytesSinceYield = 0
+            machine.resumedAfterYield()
         }
 
         /// The reader made room; the loop is about to unpause the transfer.
         func resumed() {
-            isPaused = false
+            machine.readerMadeRoom()
             lastActivity = .now
         }
 
@@ -200,27 +199,36 @@
             // A cancelled or overdue job stops here at once, even while libcurl is busy inflating a
             // huge body or reading a bulk one (the loop's own checks wait for the pass to end).
             if job.token.isCancelled {
-                callbackError = .cancelled
+                fail(.cancelled)
                 return 0
             }
             if stopsAtDeadline() { return 0 }
-            if headDelivered, let sink = job.stream { return stream(bytes, into: sink) }
-            guard bytesSinceYield < Self.yieldEvery else {
+            let sink = machine.headDelivered ? job.stream : nil
+            switch machine.bodyArrived(bytes.count, readerHasRoom: sink?.hasRoom ?? false) {
+            case .refuse:
+                return 0
+            case .yieldToOthers:
                 // libcurl keeps these bytes and hands them over again when the loop resumes us.
-                hasYielded = true
                 return Int(CURL_WRITEFUNC_PAUSE)
+            case .pauseForReader:
+                return sink.map(pauseForReader) ?? 0
+            case .forwardToReader:
+                lastActivity = .now
+                sink?.yield(Data(bytes))
+                return bytes.count
+            case .keep:
+                break
             }
-            bytesSinceYield += bytes.count
             bodyBytes += Int64(bytes.count)
             if let limit = bodyLimit, bodyBytes > limit {
-                callbackError = .responseTooLarge(limit: limit)
+                fail(.responseTooLarge(limit: limit))
                 return 0
             }
             if let download {
                 do {
                     try download.write(bytes, status: statusCode, headerValue: headerValue)
                 } catch {
-                    callbackError = error
+                    fail(error)
                     return 0
                 }
                 return bytes.count
@@ -236,7 +244,7 @@
             do {
                 return try uploadReader.read(into: buffer)
             } catch {
-                callbackError = unreadableBody(error)
+                fail(unreadableBody(error))
                 return Int(CURL_READFUNC_ABORT)
             }
         }
@@ -280,17 +288,19 @@
         /// Builds the result once libcurl reports the transfer done with `code`.
         func finish(_ code: CURLcode) -> Result<CurlReply, any Error> {
             defer { freeHeaderList() }
-            guard code == CURLE_OK else {
+            switch machine.completion(libcurlSucceeded: code == CURLE_OK) {
+            case .failed(let recorded):
                 download?.abandon()
-                return .failure(callbackError ?? CurlErrors.map(code, transfer: self))
-            }
-            guard headersComplete else {
+                return .failure(recorded ?? CurlErrors.map(code, transfer: self))
+            case .headersIncomplete:
                 download?.abandon()
                 return .failure(NetworkError.invalidResponse(reason: "the connection closed inside the response headers"))
+            case .succeeded:
+                break
             }
-            var status = 0
-            _ = netkit_easy_getinfo_long(handle.easy, CURLINFO_RESPONSE_CODE, &status)
-            if status != 0 { statusCode = status }
+            var libcurlStatus = 0
+            _ = netkit_easy_getinfo_long(handle.easy, CURLINFO_RESPONSE_CODE, &libcurlStatus)
+            let statusCode = libcurlStatus != 0 ? libcurlStatus : self.statusCode
             var data = body
             var fileURL: URL?
             var reportedStatus = statusCode
