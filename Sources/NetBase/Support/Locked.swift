@@ -9,8 +9,10 @@ import Foundation
 package final class Locked<Value>: @unchecked Sendable {
     // `@unchecked Sendable` is true because `value` is only read or written between
     // `pthread_mutex_lock(mutex)` and `pthread_mutex_unlock(mutex)` in `withLock`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // Visible to inlined code only: `withLock` is inlined into every module (across a module
+    // boundary an opaque generic call would cost a metadata lookup per lock).
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     package init(_ value: Value) {
         self.value = value
@@ -25,7 +27,7 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
