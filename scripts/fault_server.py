@@ -539,10 +539,11 @@ class FaultHandler(QuietHandler):
 
     # ---- HTTP cache origin: headers from the query, requests counted and recorded per key ----
     def h_cache(self, key):
-        """/cache/<key>?cc=&expires=&etag=&last_modified=&age=&status=
+        """/cache/<key>?cc=&expires=&etag=&last_modified=&age=&status=&then_status=
 
         cc: Cache-Control; expires: seconds from now (negative: past) or a raw value; etag: sent
-        as ETag; last_modified: seconds ago; age: Age; status: for a full response (default 200).
+        as ETag; last_modified: seconds ago; age: Age; status: for a full response (default 200);
+        then_status: the status of every full response after the first (an origin that fails later).
         Answers 304 when If-None-Match matches the ETag (weak comparison) or, without it,
         If-Modified-Since equals Last-Modified. The body is {"key", "count"}."""
         now = time.time()
@@ -584,7 +585,10 @@ class FaultHandler(QuietHandler):
                     return self._send(304, b"", None, headers)
             elif ims is not None and last_modified and ims == last_modified:
                 return self._send(304, b"", None, headers)
-        self._json(self._qint("status", 200), {"key": key, "count": n}, headers)
+        status = self._qint("status", 200)
+        if n > 1 and "then_status" in self.query:
+            status = self._qint("then_status", status)
+        self._json(status, {"key": key, "count": n}, headers)
 
     def h_cache_stats(self, key):
         with _state_lock:

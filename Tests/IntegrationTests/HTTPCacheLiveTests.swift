@@ -28,8 +28,9 @@ struct HTTPCacheLiveTests {
             provider = Provider(transport: kind.make(), plugins: [CachePlugin(storage: storage, policy: .http, isPrivate: true)])
         }
 
-        func request(_ query: Parameters, method: HTTPMethod = .get) async throws -> Response {
-            try await provider.request(HostileTarget(path: "/cache/\(key)", method: method, content: .query(query), base: base))
+        func request(_ query: Parameters, method: HTTPMethod = .get, headers: [String: String] = [:]) async throws -> Response {
+            try await provider.request(
+                HostileTarget(path: "/cache/\(key)", method: method, content: .query(query), headers: headers, base: base))
         }
 
         func stats() async throws -> Stats {
