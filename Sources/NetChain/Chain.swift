@@ -20,7 +20,7 @@ import NetCore
 /// steps are never called. Cancelling the calling task stops the chain at the current step.
 /// Requests go through the provider, so every plugin applies. Steps may do anything async,
 /// such as running a batch whose result decides the next target.
-public struct Chain<Target: TargetType>: Sendable {
+public struct Chain<Target: TargetType>: Sendable, CustomStringConvertible {
     /// A step: receives the previous response and returns the next target, or `nil` to stop.
     public typealias Step = @Sendable (_ previous: Response) async throws -> Target?
 
@@ -40,6 +40,12 @@ public struct Chain<Target: TargetType>: Sendable {
         self.provider = provider
         self.first = first
         self.steps = steps
+    }
+
+    /// `Chain: API.register, then 2 steps`: the first target named by its type and case (never the
+    /// values it carries) and how many steps follow.
+    public var description: String {
+        "Chain: \(targetDescription(first)), then \(steps.count) step\(steps.count == 1 ? "" : "s")"
     }
 
     /// Returns a chain with `step` appended; sends nothing.
@@ -101,7 +107,7 @@ public struct Chain<Target: TargetType>: Sendable {
         } catch {
             throw ChainError(
                 stepIndex: step, stage: .request, underlying: error, responses: responses,
-                target: String(describing: target))
+                target: targetDescription(target))
         }
     }
 

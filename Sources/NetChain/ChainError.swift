@@ -33,7 +33,8 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     public let underlying: any Error
     /// The responses of the steps before the failing one, in order.
     public let responses: [Response]
-    /// A description of the target whose request failed (for ``Stage/request``).
+    /// The target whose request failed (for ``Stage/request``), named by its type and case, such
+    /// as `API.profile`; the values the target carries never appear.
     public let target: String?
 
     /// Creates a chain error.

@@ -5,7 +5,7 @@ import Testing
 import NetTestSupport
 
 /// Live revalidation against httpbin (NETKIT_HTTPBIN_URL), through `URLSessionTransport`.
-@Suite("Cache against httpbin")
+@Suite("Cache against httpbin", .liveServers)
 struct HTTPBinIntegrationTests {
     struct HTTPBin: CacheableTarget {
         var baseURL: URL
@@ -31,8 +31,8 @@ struct HTTPBinIntegrationTests {
         }
     }
 
-    func httpbin() -> URL? {
-        TestServers.urlOrSkip("NETKIT_HTTPBIN_URL")
+    func httpbin() throws -> URL {
+        try TestServers.require("NETKIT_HTTPBIN_URL")
     }
 
     func run(
@@ -47,7 +47,7 @@ struct HTTPBinIntegrationTests {
 
     @Test("/cache: the second request revalidates, gets a real 304 and answers with the stored body")
     func cacheEndpoint() async throws {
-        guard let base = httpbin() else { return }
+        let base = try httpbin()
         let storage = MemoryStorage(), recorder = StatusRecorder()
         let first = try await run(path: "cache", policy: .revalidate, storage: storage, recorder: recorder, base: base)
         let second = try await run(path: "cache", policy: .revalidate, storage: storage, recorder: recorder, base: base)
@@ -61,7 +61,7 @@ struct HTTPBinIntegrationTests {
 
     @Test("/etag/{etag}: If-None-Match with the stored ETag gets a real 304")
     func etagEndpoint() async throws {
-        guard let base = httpbin() else { return }
+        let base = try httpbin()
         let storage = MemoryStorage(), recorder = StatusRecorder()
         let first = try await run(path: "etag/netkit-v1", policy: .revalidate, storage: storage, recorder: recorder, base: base)
         #expect(first.headers["ETag"]?.contains("netkit-v1") == true)
@@ -75,7 +75,7 @@ struct HTTPBinIntegrationTests {
 
     @Test("/status/500 is never stored")
     func serverErrorNotStored() async throws {
-        guard let base = httpbin() else { return }
+        let base = try httpbin()
         let storage = MemoryStorage(), recorder = StatusRecorder()
         for _ in 0..<2 {
             await #expect(throws: NetworkError.self) {
@@ -88,7 +88,7 @@ struct HTTPBinIntegrationTests {
 
     @Test("a response with Cache-Control: no-store is not stored; a plain one is")
     func noStoreHeader() async throws {
-        guard let base = httpbin() else { return }
+        let base = try httpbin()
         let storage = MemoryStorage(), recorder = StatusRecorder()
         _ = try await run(
             path: "response-headers", query: ["Cache-Control": "no-store"], policy: .networkOnly,

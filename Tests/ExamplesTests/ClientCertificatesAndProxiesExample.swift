@@ -28,10 +28,9 @@ struct ClientCertificatesAndProxiesExample {
         }
     }
 
-    @Test func identityIsPresentedThroughTheAuthenticatingProxy() async throws {
-        guard let server = TestServers.urlOrSkip("NETKIT_MTLS_URL"),
-            let values = TestServers.valuesOrSkip("NETKIT_AUTH_PROXY_URL", "NETKIT_CLIENT_P12", "NETKIT_MTLS_CA")
-        else { return }
+    @Test(.liveServers) func identityIsPresentedThroughTheAuthenticatingProxy() async throws {
+        let server = try TestServers.require("NETKIT_MTLS_URL")
+        let values = try TestServers.requireValues("NETKIT_AUTH_PROXY_URL", "NETKIT_CLIENT_P12", "NETKIT_MTLS_CA")
         let (proxyURL, p12Path, caPath) = (values[0], values[1], values[2])
         let p12File = URL(fileURLWithPath: p12Path)
         let p12Password = "secret"

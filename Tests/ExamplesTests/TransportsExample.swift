@@ -19,8 +19,8 @@ struct TransportsExample {
 
     struct User: Decodable { let name: String }
 
-    @Test func callersOnTheTransportExecutorGetTheirAnswers() async throws {
-        guard TestServers.urlOrSkip("NETKIT_NGINX_URL") != nil else { return }
+    @Test(.liveServers) func callersOnTheTransportExecutorGetTheirAnswers() async throws {
+        _ = try TestServers.require("NETKIT_NGINX_URL")
         let transport = CurlTransport()
         let provider = Provider<GitHub>(transport: transport)
         let names = try await withTaskExecutorPreference(transport.executor) {

@@ -12,8 +12,8 @@ struct CurlDownloadTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    @Test func aDownloadLandsAtItsDestinationInNewFolders() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aDownloadLandsAtItsDestinationInNewFolders() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("a/b/file.bin")
@@ -28,8 +28,8 @@ struct CurlDownloadTests {
         #expect(folderContents(destination.deletingLastPathComponent()) == ["file.bin"])
     }
 
-    @Test func a404LeavesNoDestinationFileAndKeepsTheBody() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func a404LeavesNoDestinationFileAndKeepsTheBody() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         for resumable in [false, true] {
@@ -45,8 +45,8 @@ struct CurlDownloadTests {
         }
     }
 
-    @Test func aFailedDownloadRemovesItsTemporaryFileAndKeepsTheOldDestination() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aFailedDownloadRemovesItsTemporaryFileAndKeepsTheOldDestination() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("file.bin")
@@ -59,8 +59,8 @@ struct CurlDownloadTests {
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
     }
 
-    @Test func anInterruptedResumableDownloadContinuesWithRangeToTheExactBytes() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func anInterruptedResumableDownloadContinuesWithRangeToTheExactBytes() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("big.bin"), resumable: true)
@@ -84,8 +84,8 @@ struct CurlDownloadTests {
         #expect(!FileManager.default.fileExists(atPath: destination.partialFileURL.path))
     }
 
-    @Test func aCancelledResumableDownloadResumesToTheSameHash() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aCancelledResumableDownloadResumesToTheSameHash() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("big.bin"), resumable: true)
@@ -119,8 +119,8 @@ struct CurlDownloadTests {
         #expect(try sha256Hex(ofFile: destination.url) == sha256Hex(ofFile: source))
     }
 
-    @Test func aServerThatIgnoresRangeRestartsThePartialFileFromZero() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aServerThatIgnoresRangeRestartsThePartialFileFromZero() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("file.bin"), resumable: true)
@@ -132,8 +132,8 @@ struct CurlDownloadTests {
         #expect(folderContents(folder) == ["file.bin"])
     }
 
-    @Test func a416WithTheFullLengthMeansThePartialFileIsComplete() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func a416WithTheFullLengthMeansThePartialFileIsComplete() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("file.bin"), resumable: true)
@@ -145,8 +145,8 @@ struct CurlDownloadTests {
         #expect(folderContents(folder) == ["file.bin"])
     }
 
-    @Test func a416ForAPartialFileLongerThanTheResourceDiscardsIt() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func a416ForAPartialFileLongerThanTheResourceDiscardsIt() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(url: folder.appendingPathComponent("file.bin"), resumable: true)

@@ -6,8 +6,8 @@ import NetTestSupport
 
 @Suite("CurlTransport requests and responses")
 struct CurlExchangeTests {
-    @Test func getsASmallBodyWithHeadersStatusAndMetrics() async throws {
-        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
+    @Test(.liveServers) func getsASmallBodyWithHeadersStatusAndMetrics() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let response = try await CurlTransport().send(.to(nginx.appendingPathComponent("small.json")))
         #expect(response.statusCode == 200)
         #expect(response.data.count == 95)
@@ -19,15 +19,15 @@ struct CurlExchangeTests {
         #expect(metrics.duration > .zero)
     }
 
-    @Test func nonSuccessStatusesAreReturnedWithTheirBody() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func nonSuccessStatusesAreReturnedWithTheirBody() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let response = try await CurlTransport().send(.to(fault.appendingPathComponent("status/503")))
         #expect(response.statusCode == 503)
         #expect(response.string()?.contains("503") == true)
     }
 
-    @Test func postsAnInMemoryBodyWithContentLengthAndItsContentType() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func postsAnInMemoryBodyWithContentLengthAndItsContentType() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let body = Data(#"{"hello":"world"}"#.utf8)
         let request = Request.to(
             fault.appendingPathComponent("echo"), method: .post,
@@ -42,9 +42,9 @@ struct CurlExchangeTests {
         #expect(headers.keys.contains { $0.lowercased() == "expect" } == false)
     }
 
-    @Test(arguments: ["PUT", "PATCH", "DELETE"])
+    @Test(.liveServers, arguments: ["PUT", "PATCH", "DELETE"])
     func otherMethodsAreSentAsIs(method: String) async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let body: RequestBody = method == "DELETE" ? .none : .data(Data("abc".utf8))
         let request = Request.to(fault.appendingPathComponent("echo"), method: HTTPMethod(rawValue: method), body: body)
         let echo = try await CurlTransport().send(request).json() as? [String: Any]
@@ -52,8 +52,8 @@ struct CurlExchangeTests {
         #expect(echo?["body_length"] as? Int == (method == "DELETE" ? 0 : 3))
     }
 
-    @Test func streamsAMultipartBodyWithFileParts() async throws {
-        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
+    @Test(.liveServers) func streamsAMultipartBodyWithFileParts() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("notes.txt")
@@ -74,16 +74,16 @@ struct CurlExchangeTests {
         #expect((json?["files"] as? [String: Any])?["upload"] as? String == "file contents\n")
     }
 
-    @Test func decompressesGzipResponses() async throws {
-        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
+    @Test(.liveServers) func decompressesGzipResponses() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let response = try await CurlTransport().send(.to(httpbin.appendingPathComponent("gzip")))
         #expect(response.statusCode == 200)
         let json = try response.json() as? [String: Any]
         #expect(json?["gzipped"] as? Bool == true)
     }
 
-    @Test func followsRedirectsWithoutSendingAuthorizationToAnotherHost() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func followsRedirectsWithoutSendingAuthorizationToAnotherHost() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let request = Request.to(
             fault.appendingPathComponent("redirect-other-host"),
             headers: ["Authorization": "Bearer secret", "X-Kept": "yes"])
@@ -94,15 +94,15 @@ struct CurlExchangeTests {
         #expect(headers.first { $0.key.lowercased() == "x-kept" }?.value == "yes")
     }
 
-    @Test func aRedirectPolicyThatDoesNotFollowReturnsThe3xx() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aRedirectPolicyThatDoesNotFollowReturnsThe3xx() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let transport = CurlTransport(configuration: .init(redirectPolicy: .none))
         let response = try await transport.send(.to(fault.appendingPathComponent("redirect-loop")))
         #expect(response.statusCode == 302)
     }
 
-    @Test func reportsUploadAndDownloadProgressUpToTheTotal() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func reportsUploadAndDownloadProgressUpToTheTotal() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let events = Locked<[TransferProgress]>([])
         let body = Data(repeating: 7, count: 3 << 20)
         let request = Request.to(fault.appendingPathComponent("echo"), method: .post, body: .data(body))
@@ -114,8 +114,8 @@ struct CurlExchangeTests {
         #expect(downloads.last.map { $0.completedBytes > 0 } == true)
     }
 
-    @Test func manyConcurrentRequestsAllComplete() async throws {
-        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
+    @Test(.liveServers) func manyConcurrentRequestsAllComplete() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let transport = CurlTransport()
         let url = nginx.appendingPathComponent("small.json")
         let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -126,8 +126,8 @@ struct CurlExchangeTests {
         #expect(sizes.allSatisfy { $0 == 95 })
     }
 
-    @Test func cancellingTheTaskMidTransferEndsItWithCancelled() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func cancellingTheTaskMidTransferEndsItWithCancelled() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let transport = CurlTransport()
         // 100 bytes, one every 100 ms: the first progress event proves the transfer is running.
         let url = URL(string: fault.absoluteString + "/drip?count=100&interval_ms=100")!
@@ -148,8 +148,8 @@ struct CurlExchangeTests {
         #expect(response.statusCode == 200)
     }
 
-    @Test func aSubSecondTimeoutIsHonoured() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aSubSecondTimeoutIsHonoured() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         // The body takes about 0.8 s (8 bytes, one every 100 ms): a 400 ms deadline must cut it,
         // where a timeout rounded up to whole seconds would let it finish.
         let url = URL(string: fault.absoluteString + "/drip?count=8&interval_ms=100")!

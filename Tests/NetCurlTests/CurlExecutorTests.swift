@@ -8,8 +8,8 @@ import NetTestSupport
 
 @Suite("CurlTransport's loop executor", .timeLimit(.minutes(1)))
 struct CurlExecutorTests {
-    @Test func aTaskPreferringTheExecutorRunsOnTheLoopThreadAndCompletesRequests() async throws {
-        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
+    @Test(.liveServers) func aTaskPreferringTheExecutorRunsOnTheLoopThreadAndCompletesRequests() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let transport = CurlTransport()
         let request = Request.to(nginx.appendingPathComponent("small.json"))
         let (onLoop, statuses) = try await withTaskExecutorPreference(transport.executor) {
@@ -26,8 +26,8 @@ struct CurlExecutorTests {
         #expect(!transport.isOnLoopThread, "the caller leaves the loop thread after the scope")
     }
 
-    @Test func concurrentTasksOnTheExecutorAllFinish() async throws {
-        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
+    @Test(.liveServers) func concurrentTasksOnTheExecutorAllFinish() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let transport = CurlTransport()
         let provider = Provider<AnyTarget>(transport: transport)
         let target = AnyTarget(TestTarget(baseURL: nginx, path: "/small.json"))
@@ -45,8 +45,8 @@ struct CurlExecutorTests {
         #expect(codes.allSatisfy { $0 == 200 })
     }
 
-    @Test func cancellationStillEndsARequestOnTheExecutor() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func cancellationStillEndsARequestOnTheExecutor() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let transport = CurlTransport()
         let request = Request.to(fault.appendingPathComponent("hang"), timeout: .seconds(30))
         let task = Task(executorPreference: transport.executor) { try await transport.send(request) }

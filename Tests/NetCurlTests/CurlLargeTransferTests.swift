@@ -8,8 +8,8 @@ import Testing
 struct CurlLargeTransferTests {
     private let size = 64 << 20
 
-    @Test func a64MiBDownloadToDiskHasTheSourceHash() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func a64MiBDownloadToDiskHasTheSourceHash() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("large.bin")
@@ -24,8 +24,8 @@ struct CurlLargeTransferTests {
         #expect(try sha256Hex(ofFile: destination) == sha256Hex(ofFile: source))
     }
 
-    @Test func a64MiBFileUploadReachesTheSinkIntact() async throws {
-        guard let sink = TestServers.urlOrSkip("NETKIT_SINK_URL") else { return }
+    @Test(.liveServers) func a64MiBFileUploadReachesTheSinkIntact() async throws {
+        let sink = try TestServers.require("NETKIT_SINK_URL")
         let folder = ScratchFolders.make("netcurl")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("upload.bin")

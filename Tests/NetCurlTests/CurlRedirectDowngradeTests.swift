@@ -60,9 +60,9 @@ private final class DowngradingServer {
 struct CurlRedirectDowngradeTests {
     /// The request needs a TLS policy to trust the test server's self-signed certificate, and a
     /// request with a TLS policy never leaves TLS, whatever the redirect policy says.
-    @Test func aRedirectFromHTTPSToHTTPIsRefusedByDefaultAndForPolicyRequestsEvenWhenAllowed() async throws {
-        guard let nginx = TestServers.urlOrSkip("NETKIT_NGINX_URL") else { return }
-        guard let certificatePath = TestServers.valuesOrSkip("NETKIT_TLS_CERT")?[0] else { return }
+    @Test(.liveServers) func aRedirectFromHTTPSToHTTPIsRefusedByDefaultAndForPolicyRequestsEvenWhenAllowed() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
+        let certificatePath = try TestServers.requireValue("NETKIT_TLS_CERT")
         let plain = nginx.appendingPathComponent("small.json")
         guard let server = try DowngradingServer(certificate: certificatePath, target: plain) else {
             Issue.record("could not start the https redirect server")

@@ -22,17 +22,17 @@ struct CurlTLSTests {
 
     private let wrongPin = Data(repeating: 0xAB, count: 32).base64EncodedString()
 
-    private func server() throws -> Server? {
-        guard let url = TestServers.urlOrSkip("NETKIT_TLS_URL") else { return nil }
-        guard let values = TestServers.valuesOrSkip("NETKIT_TLS_CERT", "NETKIT_TLS_PIN") else { return nil }
+    private func server() throws -> Server {
+        let url = try TestServers.require("NETKIT_TLS_URL")
+        let values = try TestServers.requireValues("NETKIT_TLS_CERT", "NETKIT_TLS_PIN")
         let (certPath, pin) = (values[0], values[1])
         return Server(
             url: url.appendingPathComponent("small.json"),
             certificate: try Data(contentsOf: URL(fileURLWithPath: certPath)), pin: pin)
     }
 
-    @Test func theRightPinWithTheCertificateTrustedSucceedsOverHTTP2() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func theRightPinWithTheCertificateTrustedSucceedsOverHTTP2() async throws {
+        let server = try server()
         let policy = TLSPolicy(pinnedKeyHashes: [server.pin], trustedCertificates: [server.certificate])
         let response = try await CurlTransport().send(.to(server.url, tls: policy))
         #expect(response.statusCode == 200)
@@ -40,8 +40,8 @@ struct CurlTLSTests {
         #expect(response.metrics?.httpVersion == "HTTP/2")
     }
 
-    @Test func aDERCertificateIsTrustedLikeItsPEM() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func aDERCertificateIsTrustedLikeItsPEM() async throws {
+        let server = try server()
         let pem = String(decoding: server.certificate, as: UTF8.self)
             .split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let der = try #require(Data(base64Encoded: pem))
@@ -49,30 +49,30 @@ struct CurlTLSTests {
         #expect(response.statusCode == 200)
     }
 
-    @Test func aWrongPinFailsWithPinningEvenWhenTheCertificateIsTrusted() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func aWrongPinFailsWithPinningEvenWhenTheCertificateIsTrusted() async throws {
+        let server = try server()
         let policy = TLSPolicy(pinnedKeyHashes: [wrongPin], trustedCertificates: [server.certificate])
         let error = await networkError { try await CurlTransport().send(.to(server.url, tls: policy)) }
         guard case .pinningFailed(let host)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(host == "127.0.0.1")
     }
 
-    @Test func anUntrustedSelfSignedCertificateIsATLSFailure() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func anUntrustedSelfSignedCertificateIsATLSFailure() async throws {
+        let server = try server()
         let error = await networkError { try await CurlTransport().send(.to(server.url)) }
         guard case .tlsFailure? = error else { Issue.record("got \(String(describing: error))"); return }
     }
 
-    @Test func thePinAloneDoesNotMakeAnUntrustedCertificateAcceptable() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func thePinAloneDoesNotMakeAnUntrustedCertificateAcceptable() async throws {
+        let server = try server()
         let error = await networkError {
             try await CurlTransport().send(.to(server.url, tls: TLSPolicy(pinnedKeyHashes: [server.pin])))
         }
         guard case .tlsFailure? = error else { Issue.record("got \(String(describing: error))"); return }
     }
 
-    @Test func aPinForAnotherHostDoesNotAffectThisOne() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func aPinForAnotherHostDoesNotAffectThisOne() async throws {
+        let server = try server()
         let transport = CurlTransport()
         // The pinning plugin attaches a policy only to its hosts: "localhost" is pinned (wrongly), 127.0.0.1 is not.
         let pinned = TLSPolicy(pinnedKeyHashes: [wrongPin], trustedCertificates: [server.certificate])
@@ -84,8 +84,8 @@ struct CurlTLSTests {
         #expect(response.statusCode == 200)
     }
 
-    @Test func aConnectionVerifiedUnderOnePolicyIsNotReusedToSkipAnother() async throws {
-        guard let server = try server() else { return }
+    @Test(.liveServers) func aConnectionVerifiedUnderOnePolicyIsNotReusedToSkipAnother() async throws {
+        let server = try server()
         let transport = CurlTransport()
         let trusted = TLSPolicy(pinnedKeyHashes: [server.pin], trustedCertificates: [server.certificate])
         // Opens a verified HTTP/2 connection that libcurl keeps for reuse.
@@ -111,13 +111,13 @@ struct CurlTLSTests {
         #expect(statuses == Array(repeating: 200, count: 20))
     }
 
-    @Test func hostVerificationIsOnByDefaultAndCanBeTurnedOffPerPolicy() async throws {
-        guard let server = try server() else { return }
+    @Test(
+        .liveServers,
+        .enabled(if: CurlTLSTests.loopbackAlias() != nil, "no host name other than localhost resolves to 127.0.0.1 here"))
+    func hostVerificationIsOnByDefaultAndCanBeTurnedOffPerPolicy() async throws {
+        let server = try server()
         // Reach the server under a name its certificate does not list (the machine's host name).
-        guard let alias = Self.loopbackAlias() else {
-            print("skipping: no host name other than localhost resolves to 127.0.0.1 here")
-            return
-        }
+        let alias = try #require(Self.loopbackAlias())
         var components = URLComponents(url: server.url, resolvingAgainstBaseURL: false)!
         components.host = alias
         let url = components.url!
@@ -129,7 +129,7 @@ struct CurlTLSTests {
     }
 
     /// The machine's host name when it resolves to 127.0.0.1 and is not a name in the test certificate.
-    private static func loopbackAlias() -> String? {
+    static func loopbackAlias() -> String? {
         let name = ProcessInfo.processInfo.hostName
         guard !name.isEmpty, name != "localhost", name != "127.0.0.1" else { return nil }
         var hints = addrinfo()

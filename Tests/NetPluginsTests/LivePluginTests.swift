@@ -8,8 +8,8 @@ import Testing
 import NetTestSupport
 
 /// Plugins against the real loopback servers of `scripts/test` (httpbin, TLS nginx, fault server),
-/// through `URLSessionTransport`. Skipped with a note when the servers are not running, and failed
-/// when `NETKIT_REQUIRE_SERVERS=1`.
+/// through `URLSessionTransport`. Every test is `.liveServers`: skipped when the servers are not
+/// running, and failed when `NETKIT_REQUIRE_SERVERS=1`.
 @Suite("Plugins against live servers")
 struct LivePluginTests {
     private func endpoint(
@@ -29,8 +29,8 @@ struct LivePluginTests {
 
     // MARK: Logger and capture
 
-    @Test func loggerCaptureAndHARNeverContainSecretsSentToHTTPBin() async throws {
-        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
+    @Test(.liveServers) func loggerCaptureAndHARNeverContainSecretsSentToHTTPBin() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let secrets = ["Bearer-live-s3cret", "live-cookie-s3cret", "live-query-s3cret", "live-custom-s3cret"]
         let redaction = Redaction.default.adding(headers: ["X-Api-Key"])
         let lines = Lines()
@@ -62,8 +62,8 @@ struct LivePluginTests {
         #expect(lines.joined.contains("page=1") && lines.joined.contains("<redacted>"))
     }
 
-    @Test func harOfLiveExchangesParsesBackFieldByField() async throws {
-        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
+    @Test(.liveServers) func harOfLiveExchangesParsesBackFieldByField() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let capture = CapturePlugin()
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [capture])
         _ = try await provider.request(endpoint(httpbin, "/get", query: ["q": "net kit"]))
@@ -131,8 +131,8 @@ struct LivePluginTests {
         }
     }
 
-    @Test func retriesHTTPBin503UpToMaxRetriesThenFails() async throws {
-        guard let httpbin = TestServers.urlOrSkip("NETKIT_HTTPBIN_URL") else { return }
+    @Test(.liveServers) func retriesHTTPBin503UpToMaxRetriesThenFails() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let clock = AttemptClock()
         let provider = Provider<Endpoint>(
             transport: URLSessionTransport(),
@@ -143,8 +143,8 @@ struct LivePluginTests {
         #expect(clock.attempts == 3)
     }
 
-    @Test func flakyEndpointSucceedsAfterRetries() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func flakyEndpointSucceedsAfterRetries() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let clock = AttemptClock()
         let provider = Provider<Endpoint>(
             transport: URLSessionTransport(), plugins: [clock, RetryPlugin(maxRetries: 3)],
@@ -155,9 +155,9 @@ struct LivePluginTests {
         #expect(clock.attempts == 3)
     }
 
-    @Test(arguments: ["/retry-after/seconds", "/retry-after/date"])
+    @Test(.liveServers, arguments: ["/retry-after/seconds", "/retry-after/date"])
     func retryAfterFromTheServerIsHonoured(path: String) async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let clock = AttemptClock()
         // The backoff alone would be at most 1 ms: any longer wait comes from Retry-After.
         let retry = RetryPlugin(maxRetries: 1, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
@@ -168,8 +168,8 @@ struct LivePluginTests {
         #expect(gap >= .milliseconds(900), "waited only \(gap) although Retry-After asked for 1 s")
     }
 
-    @Test func longRetryAfterIsCapped() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func longRetryAfterIsCapped() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let clock = AttemptClock()
         let retry = RetryPlugin(maxRetries: 1, maxRetryAfter: .milliseconds(100))
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [clock, retry])
@@ -181,8 +181,8 @@ struct LivePluginTests {
 
     // MARK: Auth
 
-    @Test func fiftyConcurrentRequestsShareOneTokenRefreshOnTheFaultServer() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func fiftyConcurrentRequestsShareOneTokenRefreshOnTheFaultServer() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let key = Self.key()
         let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
         let tokenEndpoint = endpoint(fault, "/auth/token", query: ["key": key], method: .post)
@@ -209,8 +209,8 @@ struct LivePluginTests {
         #expect(auth.refreshCount == 1)
     }
 
-    @Test func aFailingRefreshEndpointFailsRequestsWithAnAuthError() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func aFailingRefreshEndpointFailsRequestsWithAnAuthError() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
         let broken = endpoint(fault, "/status/500", method: .post)
         let auth = AuthPlugin(token: { "never-issued" }, refresh: { try await tokenProvider.request(broken).string() ?? "" })
@@ -225,14 +225,15 @@ struct LivePluginTests {
 
     // MARK: Pinning
 
-    @Test func pinHelperMatchesTheServersPin() throws {
-        guard let values = TestServers.valuesOrSkip("NETKIT_TLS_CERT", "NETKIT_TLS_PIN") else { return }
+    @Test(.liveServers) func pinHelperMatchesTheServersPin() throws {
+        let values = try TestServers.requireValues("NETKIT_TLS_CERT", "NETKIT_TLS_PIN")
         let (certificate, pin) = (values[0], values[1])
         #expect(try PinningPlugin.pin(ofCertificateAt: URL(fileURLWithPath: certificate)) == pin)
     }
 
-    @Test func pinnedRequestThroughURLSessionTransportFailsClosedAgainstTLSNginx() async throws {
-        guard let tls = TestServers.urlOrSkip("NETKIT_TLS_URL"), let pin = TestServers.valuesOrSkip("NETKIT_TLS_PIN")?[0] else { return }
+    @Test(.liveServers) func pinnedRequestThroughURLSessionTransportFailsClosedAgainstTLSNginx() async throws {
+        let tls = try TestServers.require("NETKIT_TLS_URL")
+        let pin = try TestServers.requireValue("NETKIT_TLS_PIN")
         let plugin = PinningPlugin([try .init(host: tls.host ?? "127.0.0.1", keyHashes: [pin])])
         let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [plugin])
         await #expect {
@@ -243,8 +244,8 @@ struct LivePluginTests {
         }
     }
 
-    @Test func urlSessionTransportNeverSendsARequestCarryingATLSPolicy() async throws {
-        guard let fault = TestServers.urlOrSkip("NETKIT_FAULT_URL") else { return }
+    @Test(.liveServers) func urlSessionTransportNeverSendsARequestCarryingATLSPolicy() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
         let key = Self.key()
         let transport = URLSessionTransport()
         var flaky = URLComponents(url: fault.appendingPathComponent("flaky"), resolvingAgainstBaseURL: false)!

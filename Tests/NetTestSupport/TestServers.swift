@@ -4,8 +4,10 @@ import Testing
 /// The live loopback servers `scripts/test` starts (see scripts/servers.sh), read from the
 /// environment it exports.
 ///
-/// Under `scripts/test` (`NETKIT_REQUIRE_SERVERS=1`) a missing server is a recorded failure,
-/// never a skip; in a bare `swift test` the live tests skip and say so.
+/// Every suite or test that needs them carries the `.liveServers` trait and asks for its server
+/// with ``require(_:sourceLocation:)``: in a bare `swift test` such tests are reported as skipped;
+/// under `scripts/test` (`NETKIT_REQUIRE_SERVERS=1`) a missing server is a recorded failure,
+/// never a skip.
 public enum TestServers {
     /// The test process's environment.
     public static let environment = ProcessInfo.processInfo.environment
@@ -34,7 +36,7 @@ public enum TestServers {
     }
 
     /// The URL in `name`, or a recorded failure naming the variable and a thrown
-    /// ``MissingServer``: for suites that run only when servers are available.
+    /// ``MissingServer``: for suites and tests marked `.liveServers`.
     public static func require(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
         guard let url = URL(string: try requireValue(name, sourceLocation: sourceLocation)) else {
             Issue.record("\(name) is not a URL", sourceLocation: sourceLocation)
@@ -53,29 +55,10 @@ public enum TestServers {
         return value
     }
 
-    /// The URL in `name`; when it is not set, `nil` after recording a failure (under
-    /// `scripts/test`) or printing a skip note (in a bare `swift test`).
-    public static func urlOrSkip(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
-        if let url = url(name) { return url }
-        skip(name, sourceLocation: sourceLocation)
-        return nil
-    }
-
-    /// The values of `names`, or `nil` (after recording a failure under `scripts/test`, or
-    /// printing a skip note) when any of them is not set.
-    public static func valuesOrSkip(_ names: String..., sourceLocation: SourceLocation = #_sourceLocation) -> [String]? {
-        let values = names.compactMap(value)
-        if values.count == names.count { return values }
-        skip(names.filter { value($0) == nil }.joined(separator: ", "), sourceLocation: sourceLocation)
-        return nil
-    }
-
-    private static func skip(_ missing: String, sourceLocation: SourceLocation) {
-        if required {
-            Issue.record("\(missing) not set: scripts/test should have started the servers", sourceLocation: sourceLocation)
-        } else {
-            print("skipping: \(missing) not set (run scripts/test)")
-        }
+    /// The texts in `names`, in order, or a recorded failure naming the first one missing and a
+    /// thrown ``MissingServer``.
+    public static func requireValues(_ names: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        try names.map { try requireValue($0, sourceLocation: sourceLocation) }
     }
 
     /// Thrown by ``require(_:sourceLocation:)`` for a variable that is not set.

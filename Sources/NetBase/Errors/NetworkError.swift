@@ -146,13 +146,13 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
         case .transport(let reason, _):
             "The request failed: \(reason)."
         case .unacceptableStatus(let response):
-            "Status \(response.statusCode) is not accepted for \(response.request.description). Body: \(response.redactedExcerpt())"
+            "Status \(response.statusCode) is not accepted for \(response.request.description)\(Self.attemptsNote(response)). Body: \(response.redactedExcerpt())"
         case .unacceptableContentType(let response, let accepted):
-            "The response to \(response.request.description) has Content-Type \(response.headers["Content-Type"].map { "\"\($0)\"" } ?? "(none)"), but only \(accepted.joined(separator: ", ")) is accepted. Body: \(response.redactedExcerpt())"
+            "The response to \(response.request.description)\(Self.attemptsNote(response)) has Content-Type \(response.headers["Content-Type"].map { "\"\($0)\"" } ?? "(none)"), but only \(accepted.joined(separator: ", ")) is accepted. Body: \(response.redactedExcerpt())"
         case .decodingFailed(let type, let keyPath, let reason, let excerpt, _, _):
             "Could not decode \(type)\(keyPath.map { " at key path \"\($0)\"" } ?? ""): \(reason). Body starts: \(excerpt)"
         case .businessCode(let code, let message, let response):
-            "The server answered business code \(code)\(message.map { " (\($0))" } ?? "") for \(response.request.description)."
+            "The server answered business code \(code)\(message.map { " (\($0))" } ?? "") for \(response.request.description)\(Self.attemptsNote(response))."
         case .cancelled:
             "The request was cancelled."
         case .stopped(let plugin, let reason):

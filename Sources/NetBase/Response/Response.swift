@@ -98,8 +98,6 @@ public struct Response: Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(statusCode) \(request.description) (\(data.count) bytes, \(source))" }
-
     /// The start of the body for error messages, with secrets redacted (see the README's
     /// security model); `(empty body)` when there is none.
     func redactedExcerpt() -> String {

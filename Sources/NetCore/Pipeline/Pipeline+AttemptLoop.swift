@@ -14,7 +14,8 @@ extension Pipeline {
     /// The attempt loop of every call, requests and streams alike: build the attempt's request,
     /// run it, and while it asks for a retry that `mayRetry` allows, wait and run the next
     /// attempt with the context the last one left. The call's deadline is set by the first
-    /// attempt (see ``run(_:events:cancellation:)``).
+    /// attempt (see ``run(_:events:cancellation:)``). A final error after more than one attempt
+    /// says how many were made (`NetworkError.afterAttempts(_:)`).
     /// - Parameters:
     ///   - attempt: Runs one attempt of a built request (which it may adjust first).
     ///   - abandon: Releases what an attempt kept when it is retried.
@@ -37,10 +38,10 @@ extension Pipeline {
             let (outcome, finalRequest, kept) = await attempt(request, &deadline)
             switch outcome {
             case .finished(let result):
-                return .finished(result, finalRequest, kept)
+                return .finished(result.mapError { $0.afterAttempts(number) }, finalRequest, kept)
             case .retry(let delay, let result):
                 guard mayRetry(after: number, delay: delay, deadline: deadline, request: finalRequest) else {
-                    return .finished(result, finalRequest, kept)
+                    return .finished(result.mapError { $0.afterAttempts(number) }, finalRequest, kept)
                 }
                 await abandon(kept, result, finalRequest)
                 if delay > .zero { _ = await cancellation.sleep(for: delay) }

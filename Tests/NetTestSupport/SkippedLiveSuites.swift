@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import NetTestSupport
 
 #if canImport(Glibc)
     import Glibc
