@@ -7,10 +7,9 @@ extension CachePlugin {
     func prepareHTTP(_ request: inout Request, state: CacheState, at time: Date) -> PrepareAction {
         var state = state
         state.requestTime = time
-        let asked = request.headers["Cache-Control"].map { HTTPCacheDirectives(value: $0) } ?? HTTPCacheDirectives(value: nil)
-        guard request.method == .get || request.method == .head, !asked.noStore,
-            !Self.hasOwnPreconditions(request.headers)
-        else {
+        let read = Self.readRequestHeaders(request.headers)
+        let asked = HTTPCacheDirectives(value: read.cacheControl)
+        guard request.method == .get || request.method == .head, !asked.noStore, !read.hasPreconditions else {
             if request.context[CacheStateKey.self] != nil { request.context[CacheStateKey.self] = nil }
             return .proceed
         }
@@ -104,16 +103,23 @@ extension CachePlugin {
         if let lastModified = entry.lastModified { headers["If-Modified-Since"] = lastModified }
     }
 
-    /// Whether the caller sent its own conditional or range headers: the cache then stays out of
-    /// the way (a 304 or 206 is the caller's to handle).
-    static func hasOwnPreconditions(_ headers: HTTPHeaders) -> Bool {
-        // One pass over the fields, on every `.http` hit: only names starting with I or R can match.
-        headers.contains { field in
-            guard let first = field.name.utf8.first, first | 0x20 == UInt8(ascii: "i") || first | 0x20 == UInt8(ascii: "r") else {
-                return false
+    /// The request's `Cache-Control`, and whether the caller sent its own conditional or range
+    /// headers (the cache then stays out of the way: a 304 or 206 is the caller's to handle). One
+    /// pass over the fields, on every `.http` hit: only names starting with C, I or R can matter.
+    static func readRequestHeaders(_ headers: HTTPHeaders) -> (cacheControl: String?, hasPreconditions: Bool) {
+        var cacheControl: String?
+        for field in headers {
+            guard let first = field.name.utf8.first, first | 0x20 == UInt8(ascii: "c") || first | 0x20 == UInt8(ascii: "i")
+                || first | 0x20 == UInt8(ascii: "r")
+            else { continue }
+            let name = field.name.lowercased()
+            if name == "cache-control" {
+                if cacheControl == nil { cacheControl = field.value }
+            } else if preconditionNames.contains(name) {
+                return (cacheControl, true)
             }
-            return preconditionNames.contains(field.name.lowercased())
         }
+        return (cacheControl, false)
     }
 
     /// The request headers that make a request conditional or partial (lowercased).
