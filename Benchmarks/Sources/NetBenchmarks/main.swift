@@ -21,3 +21,4 @@ if wants("cache") { try await cacheBenchmark(total: requests) }
 if wants("plugins") { try await pluginBenchmark(total: requests) }
 if wants("batch") { try await batchBenchmark() }
 if wants("memory") { try await memoryBenchmark() }
+if wants("download") { try await downloadBenchmark() }
