@@ -2,8 +2,9 @@
     import CCurl
     import Foundation
 
-    /// The event loop: owns the multi handle, the pool of easy handles and the running transfers.
-    /// Lives on one thread (the only one that calls libcurl for this transport).
+    /// One event loop: owns its multi handle (and with it its connections), its pool of easy
+    /// handles and its running transfers. Lives on one thread, the only one that calls libcurl
+    /// for this loop (a transport has several, see ``CurlEngineGroup``).
     final class CurlLoop {
         private let engine: CurlEngine
         private let configuration: CurlTransport.Configuration
@@ -14,17 +15,19 @@
         private var yielded: [CurlTransfer] = []
         private static let maxIdleHandles = 256
 
-        init(engine: CurlEngine, configuration: CurlTransport.Configuration) {
+        /// A loop of `loopCount`: each gets its share of the connection limits, rounded up.
+        init(engine: CurlEngine, configuration: CurlTransport.Configuration, loopCount: Int) {
             self.engine = engine
             self.configuration = configuration
             guard let multi = curl_multi_init() else { fatalError("NetCurl: curl_multi_init failed") }
             self.multi = multi
+            func share(_ limit: Int) -> Int { limit > 0 ? (limit + loopCount - 1) / loopCount : 0 }
+            let perHost = share(configuration.maxConnectionsPerHost), total = share(configuration.maxTotalConnections)
             _ = netkit_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
-            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
             // Keep every idle connection the limits allow, so bursts reuse them instead of reconnecting.
-            let cache = configuration.maxTotalConnections > 0 ? configuration.maxTotalConnections : 1024
-            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, cache)
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, total > 0 ? total : 1024)
         }
 
         func run() {
@@ -71,9 +74,15 @@
             return nil
         }
 
+        /// Ends a job that never became a running transfer.
+        private func fail(_ job: CurlJob, _ error: any Error) {
+            engine.transferEnded()
+            job.continuation.resume(throwing: error)
+        }
+
         private func start(_ job: CurlJob) {
             if job.token.isCancelled {
-                job.continuation.resume(throwing: NetworkError.cancelled)
+                fail(job, NetworkError.cancelled)
                 return
             }
             let handle: CurlHandle
@@ -82,7 +91,7 @@
             } else if let fresh = CurlHandle() {
                 handle = fresh
             } else {
-                job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
+                fail(job, NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
                 return
             }
             let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration, engine: engine)
@@ -91,14 +100,14 @@
             } catch {
                 transfer.abandon()
                 recycle(handle)
-                job.continuation.resume(throwing: error)
+                fail(job, error)
                 return
             }
             let code = curl_multi_add_handle(multi, handle.easy)
             guard code == CURLM_OK else {
                 transfer.abandon()
                 recycle(handle)
-                job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
+                fail(job, NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
                 return
             }
             active[ObjectIdentifier(job.token)] = transfer
@@ -195,7 +204,7 @@
         /// whatever arrives before the engine is marked stopped.
         private func tearDown(leftovers: [CurlCommand]) {
             engine.watchdog.stop()
-            for command in leftovers + engine.stop() { CurlEngine.settleAfterStop(command) }
+            for command in leftovers + engine.stop() { engine.settleAfterStop(command) }
             for transfer in active.values {
                 _ = curl_multi_remove_handle(multi, transfer.handle.easy)
                 transfer.abandon()
