@@ -60,7 +60,7 @@ struct CurlLoopPlacementTests {
     @Test func theConnectionKeyIsTheOriginTLSAndProxy() {
         func key(_ url: String, tls: TLSPolicy? = nil) -> Int {
             let request = Request.to(URL(string: url)!, tls: tls)
-            return CurlEngineGroup.connectionKey(request, head: CurlRequestHead(request))
+            return CurlEngineGroup.connectionKey(request, head: CurlRequestHead(request, proxies: nil))
         }
         #expect(key("http://127.0.0.1:8080/a") == key("http://127.0.0.1:8080/b?c=d"))
         #expect(key("http://127.0.0.1:8080/a") != key("http://127.0.0.1:8081/a"))

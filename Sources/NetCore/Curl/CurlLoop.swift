@@ -181,8 +181,8 @@
                 let code = message.pointee.data.result
                 var context: UnsafeMutableRawPointer?
                 _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &context)
-                guard let context else { continue }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                guard let context, let running = Unmanaged<CurlHandleSlot>.fromOpaque(context).takeUnretainedValue().transfer else { continue }
+                let transfer = running.takeUnretainedValue()
                 active.removeValue(forKey: ObjectIdentifier(transfer.job.token))
                 _ = curl_multi_remove_handle(multi, easy)
                 let result = transfer.finish(code)
@@ -219,10 +219,12 @@
         }
     }
 
-    /// An easy handle and its error buffer, reused across requests (`curl_easy_reset` between them).
+    /// An easy handle, its error buffer and its callbacks' slot, reused across requests; it keeps
+    /// its options between them (see ``CurlHandleSlot``).
     struct CurlHandle {
         let easy: UnsafeMutableRawPointer
         let errorBuffer: UnsafeMutablePointer<CChar>
+        let slot = CurlHandleSlot()
 
         init?() {
             guard let easy = curl_easy_init() else { return nil }
@@ -231,8 +233,9 @@
             errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         }
 
+        /// Readies the handle for its next request (its options stay).
         func reset() {
-            curl_easy_reset(easy)
+            slot.transfer = nil
             errorBuffer[0] = 0
         }
 

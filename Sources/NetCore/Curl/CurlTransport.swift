@@ -151,7 +151,7 @@
         private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
             if request.isCancelled { throw NetworkError.cancelled }
             let token = CurlJobToken()
-            let head = CurlRequestHead(request)
+            let head = CurlRequestHead(request, proxies: configuration.proxy)
             let engine = engines.engine(for: request, head: head)
             let reply = try await request.withCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
