@@ -53,7 +53,7 @@ struct CurlLoopPlacementTests {
 
     @Test func theConfigurationPicksTheNumberOfLoops() {
         #expect(CurlEngineGroup.loopCount(3) == 3)
-        #expect(CurlEngineGroup.loopCount(0) == max(1, ProcessInfo.processInfo.activeProcessorCount))
+        #expect(CurlEngineGroup.loopCount(0) == max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2))
         #expect(CurlTransport(configuration: .init(eventLoops: 3)).loopCount == 3)
     }
 
