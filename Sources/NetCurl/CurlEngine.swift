@@ -40,7 +40,8 @@
         case shutdown
     }
 
-    /// The thread-safe face of a transport's event loop: a command inbox and a wake-up descriptor.
+    /// The thread-safe face of one of a transport's event loops: a command inbox and a wake-up
+    /// descriptor (a transport has several, see ``CurlEngineGroup``).
     ///
     /// Everything libcurl touches (the multi handle, easy handles, transfers) lives on the loop
     /// thread in ``CurlLoop``; other threads only append commands here and wake the loop.
@@ -66,8 +67,11 @@
         let sockets = CurlSocketRegistry()
         /// Cuts off a connection that holds the loop thread captive inside libcurl.
         let watchdog: CurlStallWatchdog
+        /// Transfers placed on this loop and not yet ended (queued ones included), for placement.
+        private let transfers = Atomic<Int>(0)
 
-        init(configuration: CurlTransport.Configuration) {
+        /// Starts loop `index` of `count`; the loops split the configuration's connection limits.
+        init(index: Int, of count: Int, configuration: CurlTransport.Configuration) {
             CurlGlobal.ensureInitialized()
             var descriptors: [Int32] = [-1, -1]
             precondition(pipe(&descriptors) == 0, "NetCurl: pipe failed (errno \(errno))")
@@ -79,11 +83,20 @@
             wakeWriteDescriptor = descriptors[1]
             watchdog = CurlStallWatchdog(sockets: sockets)
             let thread = Thread { [self] in
-                CurlLoop(engine: self, configuration: configuration).run()
+                CurlLoop(engine: self, configuration: configuration, loopCount: count).run()
             }
-            thread.name = "NetKit.CurlTransport"
+            thread.name = index == 0 ? "NetKit.CurlTransport" : "NetKit.CurlTransport.\(index)"
             thread.start()
         }
+
+        /// How many transfers this loop has (placed and not yet ended).
+        var load: Int { transfers.load(ordering: .relaxed) }
+
+        /// A transfer was placed on this loop.
+        func transferStarted() { transfers.add(1, ordering: .relaxed) }
+
+        /// A transfer placed on this loop ended, whichever way (each exactly once).
+        func transferEnded() { transfers.subtract(1, ordering: .relaxed) }
 
         /// Queues `command`, waking the loop only when it sleeps (a busy loop picks it up anyway).
         func submit(_ command: CurlCommand) {
@@ -103,15 +116,17 @@
                 _ = write(wakeWriteDescriptor, &byte, 1)
             case .stopped:
                 // The transport is gone; only tasks that still prefer its executor should get here.
-                Self.settleAfterStop(command)
+                settleAfterStop(command)
             }
         }
 
         /// Ends a command the stopped loop will never run: a request fails with `.cancelled`, a
         /// task moves to the global concurrent executor, the rest needs nothing.
-        static func settleAfterStop(_ command: CurlCommand) {
+        func settleAfterStop(_ command: CurlCommand) {
             switch command {
-            case .start(let job): job.continuation.resume(throwing: NetworkError.cancelled)
+            case .start(let job):
+                transferEnded()
+                job.continuation.resume(throwing: NetworkError.cancelled)
             case .run(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
             case .cancel, .unpause, .shutdown: break
             }

@@ -3,8 +3,9 @@
     import CCurl
     import Foundation
 
-    /// The event loop: owns the multi handle, the pool of easy handles and the running transfers.
-    /// Lives on one thread (the only one that calls libcurl for this transport).
+    /// One event loop: owns its multi handle (and with it its connections), its pool of easy
+    /// handles and its running transfers. Lives on one thread, the only one that calls libcurl
+    /// for this loop (a transport has several, see ``CurlEngineGroup``).
     final class CurlLoop {
         private let engine: CurlEngine
         private let configuration: CurlTransport.Configuration
@@ -15,17 +16,19 @@
         private var yielded: [CurlTransfer] = []
         private static let maxIdleHandles = 256
 
-        init(engine: CurlEngine, configuration: CurlTransport.Configuration) {
+        /// A loop of `loopCount`: each gets its share of the connection limits, rounded up.
+        init(engine: CurlEngine, configuration: CurlTransport.Configuration, loopCount: Int) {
             self.engine = engine
             self.configuration = configuration
             guard let multi = curl_multi_init() else { fatalError("NetCurl: curl_multi_init failed") }
             self.multi = multi
+            func share(_ limit: Int) -> Int { limit > 0 ? (limit + loopCount - 1) / loopCount : 0 }
+            let perHost = share(configuration.maxConnectionsPerHost), total = share(configuration.maxTotalConnections)
             _ = netkit_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
-            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
             // Keep every idle connection the limits allow, so bursts reuse them instead of reconnecting.
-            let cache = configuration.maxTotalConnections > 0 ? configuration.maxTotalConnections : 1024
-            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, cache)
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, total > 0 ? total : 1024)
         }
 
         func run() {
@@ -72,9 +75,15 @@
             return nil
         }
 
+        /// Ends a job that never became a running transfer.
+        private func fail(_ job: CurlJob, _ error: any Error) {
+            engine.transferEnded()
+            job.continuation.resume(throwing: error)
+        }
+
         private func start(_ job: CurlJob) {
             if job.token.isCancelled {
-                job.continuation.resume(throwing: NetworkError.cancelled)
+                fail(job, NetworkError.cancelled)
                 return
             }
             let handle: CurlHandle
@@ -83,7 +92,7 @@
             } else if let fresh = CurlHandle() {
                 handle = fresh
             } else {
-                job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
+                fail(job, NetworkError.transport(reason: "libcurl could not create a transfer handle (out of memory?)"))
                 return
             }
             let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration, engine: engine)
@@ -92,14 +101,14 @@
             } catch {
                 transfer.abandon()
                 recycle(handle)
-                job.continuation.resume(throwing: error)
+                fail(job, error)
                 return
             }
             let code = curl_multi_add_handle(multi, handle.easy)
             guard code == CURLM_OK else {
                 transfer.abandon()
                 recycle(handle)
-                job.continuation.resume(throwing: NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
+                fail(job, NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
                 return
             }
             active[ObjectIdentifier(job.token)] = transfer
@@ -173,8 +182,8 @@
                 let code = message.pointee.data.result
                 var context: UnsafeMutableRawPointer?
                 _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &context)
-                guard let context else { continue }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                guard let context, let running = Unmanaged<CurlHandleSlot>.fromOpaque(context).takeUnretainedValue().transfer else { continue }
+                let transfer = running.takeUnretainedValue()
                 active.removeValue(forKey: ObjectIdentifier(transfer.job.token))
                 _ = curl_multi_remove_handle(multi, easy)
                 let result = transfer.finish(code)
@@ -196,7 +205,7 @@
         /// whatever arrives before the engine is marked stopped.
         private func tearDown(leftovers: [CurlCommand]) {
             engine.watchdog.stop()
-            for command in leftovers + engine.stop() { CurlEngine.settleAfterStop(command) }
+            for command in leftovers + engine.stop() { engine.settleAfterStop(command) }
             for transfer in active.values {
                 _ = curl_multi_remove_handle(multi, transfer.handle.easy)
                 transfer.abandon()
@@ -211,10 +220,12 @@
         }
     }
 
-    /// An easy handle and its error buffer, reused across requests (`curl_easy_reset` between them).
+    /// An easy handle, its error buffer and its callbacks' slot, reused across requests; it keeps
+    /// its options between them (see ``CurlHandleSlot``).
     struct CurlHandle {
         let easy: UnsafeMutableRawPointer
         let errorBuffer: UnsafeMutablePointer<CChar>
+        let slot = CurlHandleSlot()
 
         init?() {
             guard let easy = curl_easy_init() else { return nil }
@@ -223,8 +234,9 @@
             errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         }
 
+        /// Readies the handle for its next request (its options stay).
         func reset() {
-            curl_easy_reset(easy)
+            slot.transfer = nil
             errorBuffer[0] = 0
         }
 

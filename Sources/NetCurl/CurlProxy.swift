@@ -17,10 +17,11 @@
             (request.proxy ?? configuration.proxy)?.proxy(for: request.url)
         }
 
-        /// Sets the proxy options for `request` on `easy` (always, so that the environment is ignored).
-        static func apply(for request: Request, configuration: CurlTransport.Configuration, to easy: UnsafeMutableRawPointer) throws(NetworkError) {
+        /// Sets the options for going through `server` (or directly, for `nil`) on `easy` (always,
+        /// so that the environment is ignored).
+        static func apply(_ server: ProxyServer?, to easy: UnsafeMutableRawPointer) throws(NetworkError) {
             _ = netkit_easy_setopt_string(easy, CURLOPT_NOPROXY, "")
-            guard let server = server(for: request, configuration: configuration) else {
+            guard let server else {
                 // "" disables proxies, including those named by environment variables.
                 _ = netkit_easy_setopt_string(easy, CURLOPT_PROXY, "")
                 return

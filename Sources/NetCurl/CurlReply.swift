@@ -22,30 +22,48 @@
         }
 
         /// Header fields from raw lines; repeated names are joined with ", " (RFC 9110 §5.3).
+        /// Names are compared as bytes (lengths first), and only a long list of fields (a hostile
+        /// server's thousands) is indexed by a dictionary, so a response's fields cost linear time.
         static func parseHeaders(_ raw: [UInt8]) -> HTTPHeaders {
-            var headers = HTTPHeaders()
+            var fields: [(name: String, value: String)] = []
             raw.withUnsafeBytes { bytes in
+                var names: [UnsafeRawBufferPointer] = []
+                var index: [String: Int]?
                 forEachField(in: bytes) { name, value in
-                    let name = String(decoding: name, as: UTF8.self)
-                    let value = String(decoding: value, as: UTF8.self)
-                    if let existing = headers[name] {
-                        headers[name] = existing + ", " + value
+                    let existing: Int?
+                    if let byName = index {
+                        existing = byName[lowercasedKey(name)]
                     } else {
-                        headers[name] = value
+                        existing = names.firstIndex { isSameName($0, name) }
+                    }
+                    if let existing {
+                        fields[existing].value += ", " + String(decoding: value, as: UTF8.self)
+                        return
+                    }
+                    fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+                    names.append(name)
+                    if index != nil {
+                        index?[lowercasedKey(name)] = fields.count - 1
+                    } else if names.count == Self.indexedFieldCount {
+                        index = Dictionary(names.indices.map { (lowercasedKey(names[$0]), $0) }, uniquingKeysWith: { first, _ in first })
                     }
                 }
             }
-            return headers
+            return HTTPHeaders(distinctFields: fields)
         }
 
-        // Perf: Benchmarks row "CurlTransport, 8 concurrent" (CPU per request is the ceiling there).
+        /// From this many distinct fields on, names are looked up in a dictionary instead of compared one by one.
+        static let indexedFieldCount = 32
+
+        // Perf: Benchmarks row "CurlTransport, 8 concurrent" (CPU per request is the ceiling there;
+        // the loop thread calls these, so they compare bytes and build a string only for a match).
         /// The value of the first field named `name` (ASCII case-insensitive), without building strings
         /// for the others.
         static func value(of name: String, in raw: [UInt8]) -> String? {
             var found: String?
             raw.withUnsafeBytes { bytes in
                 forEachField(in: bytes) { fieldName, value in
-                    guard found == nil, HTTPHeaders.sameName(String(decoding: fieldName, as: UTF8.self), name) else { return }
+                    guard found == nil, isNamed(fieldName, name) else { return }
                     found = String(decoding: value, as: UTF8.self)
                 }
             }
@@ -57,11 +75,34 @@
             var found: [String] = []
             raw.withUnsafeBytes { bytes in
                 forEachField(in: bytes) { fieldName, value in
-                    guard HTTPHeaders.sameName(String(decoding: fieldName, as: UTF8.self), name) else { return }
+                    guard isNamed(fieldName, name) else { return }
                     found.append(String(decoding: value, as: UTF8.self))
                 }
             }
             return found
+        }
+
+        /// Whether the field name `bytes` is `name`, ASCII case-insensitive (like ``HTTPHeaders/sameName(_:_:)``).
+        private static func isNamed(_ bytes: UnsafeRawBufferPointer, _ name: String) -> Bool {
+            let utf8 = name.utf8
+            guard bytes.count == utf8.count else { return false }
+            return zip(bytes, utf8).allSatisfy { sameLetter($0, $1) }
+        }
+
+        /// Whether two field names are the same, ASCII case-insensitive.
+        private static func isSameName(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+            lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { sameLetter($0, $1) }
+        }
+
+        /// A field name with its ASCII letters in lower case, as a dictionary key.
+        private static func lowercasedKey(_ name: UnsafeRawBufferPointer) -> String {
+            String(decoding: name.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+
+        /// Equal bytes, or the same ASCII letter in either case.
+        @inline(__always)
+        private static func sameLetter(_ a: UInt8, _ b: UInt8) -> Bool {
+            a == b || ((a | 0x20) == (b | 0x20) && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
 
         /// Calls `body` with the name and the trimmed value of every `Name: value` line.

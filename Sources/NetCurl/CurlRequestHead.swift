@@ -16,9 +16,17 @@
         /// A `Proxy-Authorization` line the request carried: it belongs to a proxy, so it never
         /// goes to the origin (``CurlProxy`` hands it to the proxy, or drops it without one).
         let proxyAuthorizationLine: String?
+        /// Whether the URL is `https` (HTTP/2 and stream weights apply).
+        let isHTTPS: Bool
+        /// The proxy the request goes through (bypass list applied), or `nil` for none.
+        let proxy: ProxyServer?
 
-        init(_ request: Request) {
+        /// Works out `request`'s options; `proxies` is the transport's proxy configuration (the
+        /// request's own ``Request/proxy`` replaces it).
+        init(_ request: Request, proxies: ProxyConfiguration?) {
             url = request.url.absoluteString
+            isHTTPS = url.utf8.starts(with: "https:".utf8) { ($0 | 0x20) == $1 }
+            proxy = (request.proxy ?? proxies)?.proxy(for: request.url)
             method = request.method.rawValue.uppercased()
             if method == "HEAD" {
                 sendsBody = false

@@ -183,6 +183,7 @@
 
         /// Ends the job: the continuation, or for a stream whose head was delivered, its sink.
         func complete(_ result: Result<CurlReply, any Error>) {
+            engine.transferEnded()
             guard headDelivered, let sink = job.stream else {
                 job.continuation.resume(with: result)
                 return

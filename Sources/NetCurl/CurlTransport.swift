@@ -2,10 +2,12 @@
     import NetBase
     import Foundation
 
-    /// The fast transport for Linux: libcurl's multi interface driven by one event-loop thread.
+    /// The fast transport for Linux: libcurl's multi interface driven by event-loop threads, by
+    /// default one per processor core.
     ///
-    /// One libcurl multi handle per transport gives connection reuse, HTTP/2 multiplexing over TLS
-    /// and configurable connection limits. Request bodies of every kind stream from memory or disk
+    /// Each loop's libcurl multi handle gives connection reuse, HTTP/2 multiplexing over TLS and
+    /// its share of the connection limits; a request goes to the loop with the fewest transfers,
+    /// preferring the one that last talked to the same origin (so its connection is reused). Request bodies of every kind stream from memory or disk
     /// with `Content-Length`; downloads stream to disk and land at their destination only when
     /// complete; resumable downloads continue from a partial file with `Range`.
     ///
@@ -43,6 +45,13 @@
             /// Whether libcurl prints its verbose trace to stderr. Off by default: the trace shows
             /// headers, credentials included.
             public var verbose: Bool
+            /// How many event loops (threads, each with its own connections) the transport runs;
+            /// 0, the default, means one per two active processor cores (rounded up), leaving
+            /// cores for the callers' own work. Each loop gets its share of
+            /// ``maxConnectionsPerHost`` and ``maxTotalConnections``, rounded up, so with limits
+            /// smaller than the number of loops the transport may open up to one connection per
+            /// loop: set 1 here for a strict limit of one.
+            public var eventLoops: Int
             /// The proxies requests go through, or `nil` (the default) for none. Environment
             /// variables such as `HTTPS_PROXY` are ignored unless you pass
             /// ``ProxyConfiguration/fromEnvironment(_:)`` here. A request's own
@@ -53,8 +62,9 @@
             public init(
                 maxConnectionsPerHost: Int = 16, maxTotalConnections: Int = 128, connectTimeout: Duration = .seconds(10),
                 redirectPolicy: RedirectPolicy = .secure, maxRedirects: Int = 10, verbose: Bool = false,
-                proxy: ProxyConfiguration? = nil
+                proxy: ProxyConfiguration? = nil, eventLoops: Int = 0
             ) {
+                self.eventLoops = eventLoops
                 self.maxConnectionsPerHost = maxConnectionsPerHost
                 self.maxTotalConnections = maxTotalConnections
                 self.connectTimeout = connectTimeout
@@ -71,9 +81,9 @@
         /// TLS policies, HTTP/2, resumable downloads and progress.
         public var capabilities: TransportCapabilities { [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy, .cookieJar] }
 
-        private let engine: CurlEngine
+        private let engines: CurlEngineGroup
 
-        /// An executor that runs Swift tasks on this transport's event-loop thread.
+        /// An executor that runs Swift tasks on the thread of this transport's first event loop.
         ///
         /// A task that prefers it skips the two thread hand-offs of every request (to the loop
         /// thread and back), which matters most for sequential requests:
@@ -86,25 +96,30 @@
         /// }
         /// ```
         ///
-        /// The loop thread also drives every transfer of this transport, so keep work in such a
-        /// task short: long computations or blocking calls delay all of the transport's requests.
+        /// Requests made from such a task run on that loop too (other requests go to the loop with
+        /// the fewest transfers). The loop thread drives its transfers, so keep work in such a task
+        /// short: long computations or blocking calls delay every request on that loop, and many
+        /// callers on the executor leave the transport's other loops idle.
         /// Actor-isolated code still runs on its actor. After the transport is released, tasks that
         /// still prefer this executor run on the global concurrent executor.
-        public var executor: any TaskExecutor { engine }
+        public var executor: any TaskExecutor { engines.executorEngine }
 
-        /// Whether the caller runs on this transport's loop thread (for tests).
-        var isOnLoopThread: Bool { engine.isLoopThread }
+        /// Whether the caller runs on the executor's loop thread (for tests).
+        var isOnLoopThread: Bool { engines.executorEngine.isLoopThread }
 
-        /// Creates a transport with its own connection pool and event-loop thread.
-        /// - Parameter configuration: Connection limits, timeouts, redirects. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:proxy:)``.
+        /// The number of event loops (for tests).
+        var loopCount: Int { engines.engines.count }
+
+        /// Creates a transport with its own connection pools and event-loop threads.
+        /// - Parameter configuration: Connection limits, timeouts, redirects, loops. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:proxy:eventLoops:)``.
         public init(configuration: Configuration = Configuration()) {
             self.configuration = configuration
-            engine = CurlEngine(configuration: configuration)
+            engines = CurlEngineGroup(configuration: configuration)
         }
 
         deinit {
             // In-flight requests keep `self` alive, so nothing is running here.
-            engine.shutdown()
+            engines.shutdown()
         }
 
         /// Sends `request` through libcurl.
@@ -138,8 +153,8 @@
         private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
             if request.isCancelled { throw NetworkError.cancelled }
             let token = CurlJobToken()
-            let engine = self.engine
-            let head = CurlRequestHead(request)
+            let head = CurlRequestHead(request, proxies: configuration.proxy)
+            let engine = engines.engine(for: request, head: head)
             let reply = try await request.withCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
                     engine.submit(

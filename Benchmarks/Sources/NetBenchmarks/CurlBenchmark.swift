@@ -4,9 +4,10 @@
 import Foundation
 import NetCore
 import NetCurl
+import NetPlugins
 
 /// `Provider()` with its default transport (CurlTransport on Linux) + 5 no-op plugins + JSON
-/// decode, against raw URLSession, the same GETs from C on libcurl multi, and wrk (the physical
+/// decode (and the same with 5 real plugins), against raw URLSession, the same GETs from C on libcurl multi, and wrk (the physical
 /// limit) on the same nginx.
 func curlBenchmark(total: Int) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
@@ -20,6 +21,16 @@ func curlBenchmark(total: Int) async throws {
         print("the default transport is not CurlTransport on this platform; skipping")
         return
     }
+    // Five plugins doing real work: logging (output discarded), retry, a cache that stores every
+    // response (it serves only on failure), a header added to each request, capture.
+    let realProvider = Provider<BenchAPI>(plugins: [
+        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: MemoryStorage(), policy: .networkElseCache),
+        MutationPlugin(request: { $0.headers["X-Bench"] = "1" }), CapturePlugin(),
+    ])
+    // One loop per core (the default is one per two cores), to show how the engine scales.
+    let perCore = ProcessInfo.processInfo.activeProcessorCount
+    let loopPerCore = Provider<BenchAPI>(
+        transport: CurlTransport(configuration: .init(eventLoops: perCore)), plugins: (0..<5).map { _ in NoOpPlugin() })
     let onLoop = "same, callers on transport.executor"
     let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
         (
@@ -31,17 +42,22 @@ func curlBenchmark(total: Int) async throws {
         ),
         ("Provider() (default CurlTransport) + 5 plugins", { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
         (onLoop, { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
+        ("Provider() + 5 real plugins (logger, retry, cache, mutation, capture)", { _ in _ = try await realProvider.request(.small, as: SmallDocument.self) }),
+        ("same 5 no-op plugins, CurlTransport(eventLoops: \(perCore))", { _ in _ = try await loopPerCore.request(.small, as: SmallDocument.self) }),
     ]
     for concurrency in [1, 8] {
         let results = try await compare(
             contenders, total: total * (concurrency == 1 ? 1 : 2), concurrency: concurrency,
             executors: [onLoop: curlTransport.executor])
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
-        let curl = results[1].1.perSecond, curlOnLoop = results[2].1.perSecond
+        let curl = results[1].1.perSecond, curlOnLoop = results[2].1.perSecond, real = results[3].1.perSecond
+        let perCoreLoops = results[4].1.perSecond
         /// The share of `baseline` (requests per second) reached, default and on the executor.
         func reached(_ baseline: Double) -> String {
             "Provider + CurlTransport reaches \(format(curl / baseline, decimals: 2)) of it"
-                + " (\(format(curlOnLoop / baseline, decimals: 2)) with callers on transport.executor)"
+                + " (\(format(curlOnLoop / baseline, decimals: 2)) with callers on transport.executor,"
+                + " \(format(real / baseline, decimals: 2)) with 5 real plugins,"
+                + " \(format(perCoreLoops / baseline, decimals: 2)) with a loop per core)"
         }
         if let reference = runCurlReference(url: url, total: total * (concurrency == 1 ? 1 : 4), concurrency: concurrency) {
             print(

@@ -11,6 +11,10 @@ if let child = arguments.first(where: { $0.hasPrefix("--child=") }) {
     try await memoryChild(String(child.dropFirst(8)))
     exit(0)
 }
+if let spec = arguments.first(where: { $0.hasPrefix("--profile-loop=") }) {
+    try await profileLoop(String(spec.dropFirst(15)))
+    exit(0)
+}
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -21,3 +25,4 @@ if wants("cache") { try await cacheBenchmark(total: requests) }
 if wants("plugins") { try await pluginBenchmark(total: requests) }
 if wants("batch") { try await batchBenchmark() }
 if wants("memory") { try await memoryBenchmark() }
+if wants("download") { try await downloadBenchmark() }

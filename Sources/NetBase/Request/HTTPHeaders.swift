@@ -32,6 +32,12 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         for (name, value) in fields { self[name] = value }
     }
 
+    /// Creates headers from fields whose names are already distinct (any case), in linear time;
+    /// for transports that folded repeated names themselves.
+    package init(distinctFields: [(name: String, value: String)]) {
+        self.fields = distinctFields.map { Field(name: $0.name, value: $0.value) }
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(fields: elements)
     }

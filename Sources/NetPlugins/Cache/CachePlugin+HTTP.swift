@@ -109,8 +109,9 @@ extension CachePlugin {
     static func readRequestHeaders(_ headers: HTTPHeaders) -> (cacheControl: String?, hasPreconditions: Bool) {
         var cacheControl: String?
         for field in headers {
-            guard let first = field.name.utf8.first, first | 0x20 == UInt8(ascii: "c") || first | 0x20 == UInt8(ascii: "i")
-                || first | 0x20 == UInt8(ascii: "r")
+            guard let first = field.name.utf8.first,
+                first | 0x20 == UInt8(ascii: "c") || first | 0x20 == UInt8(ascii: "i")
+                    || first | 0x20 == UInt8(ascii: "r")
             else { continue }
             let name = field.name.lowercased()
             if name == "cache-control" {

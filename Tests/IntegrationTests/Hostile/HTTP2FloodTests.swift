@@ -48,6 +48,32 @@ struct HTTP2FloodTests {
         #expect(ContinuousClock.now - cancelled < Self.slack, "the cancel took \(ContinuousClock.now - cancelled)")
     }
 
+    @Test("A flood on a transport's second loop is cut like on the first, and calls on the other loop go on")
+    func floodOnSecondLoop() async throws {
+        let (base, pinning) = try HTTP2Fault.server()
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
+        let other = try TestServers.require("NETKIT_NGINX_URL")
+        let transport = CurlTransport(configuration: .init(eventLoops: 2))
+        let provider = Provider<HostileTarget>(transport: transport, plugins: [pinning], configuration: .init(maxAttempts: 1))
+        // A transfer that idles on the first loop, so that the flood goes to the second.
+        let idle = Task { try await Provider<HostileTarget>(transport: transport).request(HostileTarget(path: "/hang", base: fault, timeout: .seconds(30))) }
+        try await Task.sleep(for: .milliseconds(200))
+        let flood = HostileTarget(path: "/flood", content: .query(["kind": "unknown", "batch": 512, "seconds": 8]), base: base, timeout: .seconds(3))
+        async let flooded = timed { try await provider.request(flood) }
+        try await Task.sleep(for: .milliseconds(500))
+        var slowest = Duration.zero
+        for _ in 0..<5 {
+            let healthy = await timed { try await provider.request(HostileTarget(path: "/small.json", base: other, timeout: .seconds(2))) }
+            #expect((try? healthy.result.get())?.statusCode == 200, "\(healthy.result)")
+            slowest = max(slowest, healthy.time)
+        }
+        let (floodResult, floodTime) = await flooded
+        idle.cancel()
+        #expect(floodResult.failure != nil, "a flood without a body is never a success: \(floodResult)")
+        #expect(floodTime < .seconds(3) + Self.slack, "the flooded call took \(floodTime)")
+        #expect(slowest < .milliseconds(NETKIT_SANITIZED ? 1500 : 300), "the slowest healthy call took \(slowest)")
+    }
+
     @Test("A flood on the shared default transport leaves another provider's calls alone")
     func sharedDefaultTransport() async throws {
         let (base, pinning) = try HTTP2Fault.server()
