@@ -4,42 +4,6 @@
     import Foundation
     import Synchronization
 
-    /// One request handed to the loop thread. The continuation is resumed exactly once, by the loop.
-    struct CurlJob: Sendable {
-        let request: Request
-        /// The request's text options, worked out before the job reached the loop.
-        let head: CurlRequestHead
-        let progress: ProgressHandler?
-        let continuation: UnsafeContinuation<CurlReply, any Error>
-        let token: CurlJobToken
-        /// When the request must have ended, fixed when it was handed to the transport: time spent
-        /// waiting in the inbox or for a free connection counts. For a stream: when its head must
-        /// have arrived.
-        let deadline: ContinuousClock.Instant
-        /// Where a streamed 2xx body goes; `nil` for a response received whole.
-        var stream: ResponseBodySink? = nil
-    }
-
-    /// Identifies a job for cancellation; `cancelled` is set before the cancel command is queued, so
-    /// a job that reaches the loop after its cancellation never starts.
-    final class CurlJobToken: Sendable {
-        private let cancelled = Atomic<Bool>(false)
-
-        func markCancelled() { cancelled.store(true, ordering: .releasing) }
-        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
-    }
-
-    /// Work for the loop thread.
-    enum CurlCommand: Sendable {
-        case start(CurlJob)
-        case cancel(CurlJobToken)
-        /// A paused stream's reader has room again.
-        case unpause(CurlJobToken)
-        /// A Swift task that prefers this transport's executor, run between libcurl calls.
-        case run(UnownedJob)
-        case shutdown
-    }
-
     /// The thread-safe face of one of a transport's event loops: a command inbox and a wake-up
     /// descriptor (a transport has several, see ``CurlEngineGroup``).
     ///
@@ -198,15 +162,6 @@
         func closeDescriptors() {
             close(wakeDescriptor)
             close(wakeWriteDescriptor)
-        }
-    }
-
-    /// `curl_global_init`, exactly once per process.
-    enum CurlGlobal {
-        private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
-
-        static func ensureInitialized() {
-            precondition(initialized, "NetCurl: curl_global_init failed")
         }
     }
 #endif
