@@ -9,32 +9,43 @@ import Testing
 /// writes reads back as the same exchange.
 @Suite("HAR document: one model for capture and replay")
 struct HARDocumentTests {
-    static let start = Date(timeIntervalSince1970: 1_700_000_000.25)
+    // Computed, not `static let`: values made once in a global initializer and kept for the
+    // process are reported by the leak sanitizer in CI.
+    static var start: Date { Date(timeIntervalSince1970: 1_700_000_000.25) }
 
     /// A form POST with a query and cookies, answered 201 with a cookie, over HTTP/2 with metrics.
-    static let form = CapturedExchange(
-        id: UUID(), attempt: 2, method: .post, url: "https://api.example.com/orders?expand=items&q=a%20b", host: "api.example.com",
-        path: "/orders",
-        requestHeaders: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "session=<redacted>; theme=dark"],
-        requestBody: Data("name=Ann+Lee&note=a%26b&empty".utf8), statusCode: 201,
-        responseHeaders: ["Content-Type": "application/json", "Set-Cookie": "id=7; Path=/", "Location": "/orders/7"],
-        responseBody: Data(#"{"id":7}"#.utf8), source: .network, error: nil, startDate: start, duration: .milliseconds(40),
-        metrics: ResponseMetrics(
-            startDate: start, duration: .milliseconds(40), connectDuration: .milliseconds(10), timeToFirstByte: .milliseconds(30),
-            bytesSent: 99, bytesReceived: 120, httpVersion: "HTTP/2"),
-        bodiesOmitted: false)
+    static var form: CapturedExchange {
+        CapturedExchange(
+            id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, attempt: 2, method: .post,
+            url: "https://api.example.com/orders?expand=items&q=a%20b", host: "api.example.com",
+            path: "/orders",
+            requestHeaders: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "session=<redacted>; theme=dark"],
+            requestBody: Data("name=Ann+Lee&note=a%26b&empty".utf8), statusCode: 201,
+            responseHeaders: ["Content-Type": "application/json", "Set-Cookie": "id=7; Path=/", "Location": "/orders/7"],
+            responseBody: Data(#"{"id":7}"#.utf8), source: .network, error: nil, startDate: start, duration: .milliseconds(40),
+            metrics: ResponseMetrics(
+                startDate: start, duration: .milliseconds(40), connectDuration: .milliseconds(10), timeToFirstByte: .milliseconds(30),
+                bytesSent: 99, bytesReceived: 120, httpVersion: "HTTP/2"),
+            bodiesOmitted: false)
+    }
 
     /// A binary body without metrics.
-    static let binary = CapturedExchange(
-        id: UUID(), attempt: 1, method: .get, url: "http://127.0.0.1:8080/image", host: "127.0.0.1", path: "/image",
-        requestHeaders: [:], requestBody: nil, statusCode: 200, responseHeaders: [:], responseBody: Data([0xFF, 0xD8, 0x00]),
-        source: .network, error: nil, startDate: start, duration: .milliseconds(5), metrics: nil, bodiesOmitted: false)
+    static var binary: CapturedExchange {
+        CapturedExchange(
+            id: UUID(uuidString: "00000000-0000-0000-0000-000000000002")!, attempt: 1, method: .get, url: "http://127.0.0.1:8080/image", host: "127.0.0.1",
+            path: "/image",
+            requestHeaders: [:], requestBody: nil, statusCode: 200, responseHeaders: [:], responseBody: Data([0xFF, 0xD8, 0x00]),
+            source: .network, error: nil, startDate: start, duration: .milliseconds(5), metrics: nil, bodiesOmitted: false)
+    }
 
     /// No response at all.
-    static let failed = CapturedExchange(
-        id: UUID(), attempt: 1, method: .delete, url: "http://127.0.0.1:9/gone", host: "127.0.0.1", path: "/gone",
-        requestHeaders: [:], requestBody: Data(), statusCode: nil, responseHeaders: [:], responseBody: Data(), source: nil,
-        error: "connection refused", startDate: start, duration: .milliseconds(1), metrics: nil, bodiesOmitted: false)
+    static var failed: CapturedExchange {
+        CapturedExchange(
+            id: UUID(uuidString: "00000000-0000-0000-0000-000000000003")!, attempt: 1, method: .delete, url: "http://127.0.0.1:9/gone", host: "127.0.0.1",
+            path: "/gone",
+            requestHeaders: [:], requestBody: Data(), statusCode: nil, responseHeaders: [:], responseBody: Data(), source: nil,
+            error: "connection refused", startDate: start, duration: .milliseconds(1), metrics: nil, bodiesOmitted: false)
+    }
 
     static var written: String {
         get throws { String(decoding: try HARDocument(exchanges: [form, binary, failed]).encoded(), as: UTF8.self) }
