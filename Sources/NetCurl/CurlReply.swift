@@ -34,7 +34,7 @@
                     if let byName = index {
                         existing = byName[lowercasedKey(name)]
                     } else {
-                        existing = names.firstIndex { isSameName($0, name) }
+                        existing = names.firstIndex { HTTPHeaders.sameName($0, name) }
                     }
                     if let existing {
                         fields[existing].value += ", " + String(decoding: value, as: UTF8.self)
@@ -63,7 +63,7 @@
             var found: String?
             raw.withUnsafeBytes { bytes in
                 forEachField(in: bytes) { fieldName, value in
-                    guard found == nil, isNamed(fieldName, name) else { return }
+                    guard found == nil, HTTPHeaders.sameName(fieldName, name.utf8) else { return }
                     found = String(decoding: value, as: UTF8.self)
                 }
             }
@@ -75,34 +75,16 @@
             var found: [String] = []
             raw.withUnsafeBytes { bytes in
                 forEachField(in: bytes) { fieldName, value in
-                    guard isNamed(fieldName, name) else { return }
+                    guard HTTPHeaders.sameName(fieldName, name.utf8) else { return }
                     found.append(String(decoding: value, as: UTF8.self))
                 }
             }
             return found
         }
 
-        /// Whether the field name `bytes` is `name`, ASCII case-insensitive (like ``HTTPHeaders/sameName(_:_:)``).
-        private static func isNamed(_ bytes: UnsafeRawBufferPointer, _ name: String) -> Bool {
-            let utf8 = name.utf8
-            guard bytes.count == utf8.count else { return false }
-            return zip(bytes, utf8).allSatisfy { sameLetter($0, $1) }
-        }
-
-        /// Whether two field names are the same, ASCII case-insensitive.
-        private static func isSameName(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-            lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { sameLetter($0, $1) }
-        }
-
         /// A field name with its ASCII letters in lower case, as a dictionary key.
         private static func lowercasedKey(_ name: UnsafeRawBufferPointer) -> String {
             String(decoding: name.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
-        }
-
-        /// Equal bytes, or the same ASCII letter in either case.
-        @inline(__always)
-        private static func sameLetter(_ a: UInt8, _ b: UInt8) -> Bool {
-            a == b || ((a | 0x20) == (b | 0x20) && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
 
         /// Calls `body` with the name and the trimmed value of every `Name: value` line.

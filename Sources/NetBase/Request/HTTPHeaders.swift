@@ -93,9 +93,16 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// ASCII case-insensitive comparison without allocating.
     package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8, right = rhs.utf8
-        guard left.count == right.count else { return false }
-        for (a, b) in zip(left, right) where a != b {
+        sameName(lhs.utf8, rhs.utf8)
+    }
+
+    /// ASCII case-insensitive comparison of two field names as bytes (RFC 9110 §5.1), for code
+    /// that has raw header bytes rather than strings (the curl engine's header scan). Inlinable:
+    /// the engine calls it for every header line on its loop thread.
+    @inlinable
+    package static func sameName<Left: Collection<UInt8>, Right: Collection<UInt8>>(_ lhs: Left, _ rhs: Right) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (a, b) in zip(lhs, rhs) where a != b {
             guard (a | 0x20) == (b | 0x20), (a | 0x20) >= UInt8(ascii: "a"), (a | 0x20) <= UInt8(ascii: "z") else {
                 return false
             }
