@@ -105,27 +105,22 @@ extension CachePlugin {
 
     /// The request's `Cache-Control`, and whether the caller sent its own conditional or range
     /// headers (the cache then stays out of the way: a 304 or 206 is the caller's to handle). One
-    /// pass over the fields, on every `.http` hit: only names starting with C, I or R can matter.
+    /// pass over the fields, on every `.http` hit, comparing names as bytes (no allocation).
     static func readRequestHeaders(_ headers: HTTPHeaders) -> (cacheControl: String?, hasPreconditions: Bool) {
         var cacheControl: String?
         for field in headers {
-            guard let first = field.name.utf8.first,
-                first | 0x20 == UInt8(ascii: "c") || first | 0x20 == UInt8(ascii: "i")
-                    || first | 0x20 == UInt8(ascii: "r")
-            else { continue }
-            let name = field.name.lowercased()
-            if name == "cache-control" {
+            if HTTPHeaders.sameName(field.name, "Cache-Control") {
                 if cacheControl == nil { cacheControl = field.value }
-            } else if preconditionNames.contains(name) {
+            } else if preconditionNames.contains(where: { HTTPHeaders.sameName(field.name, $0) }) {
                 return (cacheControl, true)
             }
         }
         return (cacheControl, false)
     }
 
-    /// The request headers that make a request conditional or partial (lowercased).
-    private static let preconditionNames: Set<String> = [
-        "range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range",
+    /// The request headers that make a request conditional or partial.
+    private static let preconditionNames = [
+        "Range", "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",
     ]
 
     /// The answer to `only-if-cached` when nothing usable is stored (RFC 9111 §5.2.1.7).
