@@ -68,6 +68,28 @@ struct HTTPPolicyFreshnessTests {
         #expect(try await sources(dated, at: [50, 101]) == [.network, .cache, .network])
     }
 
+    @Test("each hit's Age is its own second; hits in the same second agree", arguments: StorageKind.allCases)
+    func ageAdvancesBetweenHits(kind: StorageKind) async throws {
+        let harness = HTTPHarness(kind) { _, _, _ in (200, ["Cache-Control": "max-age=3600", "X-Version": "1"], "x") }
+        defer { harness.storage.remove() }
+        _ = try await harness.get()
+        var ages: [String?] = []
+        for step in [0.2, 0.3, 1, 0.1, 60] {
+            harness.clock.advance(step)
+            ages.append(try await harness.get().headers["Age"])
+        }
+        #expect(ages == ["0", "0", "1", "1", "61"])
+    }
+
+    @Test("an entry's headers changed after it was served give the next hit the new headers with its Age")
+    func agedHeadersFollowTheEntry() {
+        var entry = CacheEntry(statusCode: 200, headers: ["ETag": "\"a\""], data: Data(), storedAt: Date())
+        #expect(entry.agedHeaders.headers(entry.headers, age: 5)["Age"] == "5")
+        entry.headers["ETag"] = "\"b\""
+        let served = entry.agedHeaders.headers(entry.headers, age: 5)
+        #expect(served["ETag"] == "\"b\"" && served["Age"] == "5")
+    }
+
     @Test("heuristic freshness: 10% of Date − Last-Modified, only for statuses that allow it", arguments: StorageKind.allCases)
     func heuristic(kind: StorageKind) async throws {
         let harness = HTTPHarness(kind) { _, _, now in (200, ["Last-Modified": httpDate(now - 10_000)], "x") }

@@ -15,6 +15,10 @@ if let spec = arguments.first(where: { $0.hasPrefix("--profile-loop=") }) {
     try await profileLoop(String(spec.dropFirst(15)))
     exit(0)
 }
+if let spec = arguments.first(where: { $0.hasPrefix("--profile-cache=") }) {
+    try await profileCacheHits(String(spec.dropFirst(16)))
+    exit(0)
+}
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }

@@ -6,7 +6,9 @@ public struct CacheEntry: Sendable, Equatable {
     /// The status code (2xx; under ``CachePolicy/http`` any status the RFC lets a cache store).
     public var statusCode: Int
     /// The response headers.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        didSet { agedHeaders = AgedHeaders() }
+    }
     /// The body.
     public var data: Data
     /// When the response was stored or last revalidated.
@@ -19,6 +21,8 @@ public struct CacheEntry: Sendable, Equatable {
     /// The request-header values the response's `Vary` names, as the request that fetched it had
     /// them. An entry whose `Vary` names a header missing here never matches (see ``VaryingHeader``).
     public var varyingHeaders: [VaryingHeader]
+    /// ``headers`` with the `Age` of a hit, shared by the copies of this entry (not part of `==`).
+    private(set) var agedHeaders = AgedHeaders()
 
     /// Creates an entry.
     public init(

@@ -4,8 +4,7 @@ import NetCore
 /// ``CachePolicy/http``: what `prepare` answers, what is stored and how a 304 refreshes.
 extension CachePlugin {
     /// Answers from a usable entry, or sends (conditionally when an entry has validators).
-    func prepareHTTP(_ request: inout Request, state: CacheState, at time: Date) -> PrepareAction {
-        var state = state
+    func prepareHTTP(_ request: inout Request, state: consuming CacheState, at time: Date) -> PrepareAction {
         state.requestTime = time
         let read = Self.readRequestHeaders(request.headers)
         let asked = HTTPCacheDirectives(value: read.cacheControl)
@@ -79,9 +78,9 @@ extension CachePlugin {
 
     /// A stored response as the caller gets it: from the cache, its age in `cacheInfo` and `Age`.
     func httpResponse(_ entry: CacheEntry, for request: Request, judgement: HTTPJudgement) -> Response {
+        let headers = entry.agedHeaders.headers(entry.headers, age: judgement.age.components.seconds)
         var response = Response(
-            statusCode: entry.statusCode, headers: entry.headers, data: entry.data, request: request, source: .cache)
-        response.headers["Age"] = String(Int64(judgement.age.components.seconds))
+            statusCode: entry.statusCode, headers: headers, data: entry.data, request: request, source: .cache)
         response.cacheInfo = CacheInfo(age: judgement.age, isStale: !judgement.isFresh)
         return response
     }
