@@ -19,6 +19,10 @@ if let spec = arguments.first(where: { $0.hasPrefix("--profile-cache=") }) {
     try await profileCacheHits(String(spec.dropFirst(16)))
     exit(0)
 }
+if let spec = arguments.first(where: { $0.hasPrefix("--profile-handoff=") }) {
+    try await profileHandoff(String(spec.dropFirst(18)))
+    exit(0)
+}
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }

@@ -8,10 +8,13 @@ package enum ResponseIntegrity {
     package static func contentLength(_ values: [String]) -> Result<Int64, NetworkError> {
         var length: Int64?
         for value in values {
-            for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let text = part.trimmingCharacters(in: .whitespaces)
-                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let parsed = Int64(text) else {
-                    return .failure(.invalidResponse(reason: "the Content-Length \"\(text.prefix(40))\" is not a number"))
+            // Bytes, not Foundation trimming: the curl engine calls this on its loop thread for
+            // every response.
+            for part in value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                let digits = trimmingOptionalWhitespace(part)
+                guard let parsed = decimal(digits) else {
+                    let text = String(decoding: digits.prefix(40), as: UTF8.self)
+                    return .failure(.invalidResponse(reason: "the Content-Length \"\(text)\" is not a number"))
                 }
                 if let length, length != parsed {
                     return .failure(.invalidResponse(reason: "the response announces two different Content-Length values (\(length) and \(parsed))"))
@@ -23,5 +26,28 @@ package enum ResponseIntegrity {
             return .failure(.invalidResponse(reason: "the Content-Length header is empty"))
         }
         return .success(length)
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs (RFC 9110 §5.6.3's OWS).
+    private static func trimmingOptionalWhitespace(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }), let last = bytes.lastIndex(where: { !isWhitespace($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
+    /// The value of a non-empty run of ASCII digits, or `nil` (anything else, or past `Int64.max`).
+    private static func decimal(_ digits: Substring.UTF8View.SubSequence) -> Int64? {
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdd) = shifted.addingReportingOverflow(Int64(byte - 0x30))
+            guard !overflowShift, !overflowAdd else { return nil }
+            value = sum
+        }
+        return value
     }
 }
