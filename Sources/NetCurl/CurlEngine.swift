@@ -122,6 +122,9 @@
             }
         }
 
+        /// Whether commands are queued (loop thread).
+        var hasCommands: Bool { inbox.withLock { !$0.commands.isEmpty } }
+
         /// Takes every queued command (loop thread).
         func takeCommands() -> [CurlCommand] {
             inbox.withLock { inbox in

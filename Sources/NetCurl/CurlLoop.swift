@@ -49,7 +49,9 @@
                 expireOverdue()
                 collectYielded()
                 engine.watchdog.setBusy(!active.isEmpty)
-                guard yielded.isEmpty, engine.prepareToSleep() else { continue }
+                guard yielded.isEmpty else { continue }
+                if configuration.busyPoll > .zero, pollBriefly() { continue }
+                guard engine.prepareToSleep() else { continue }
                 wakeup.revents = 0
                 var ready: Int32 = 0
                 // While transfers run, wake often enough to end any past its deadline in time.
@@ -57,6 +59,19 @@
                 _ = curl_multi_poll(multi, &wakeup, 1, pollMilliseconds, &ready)
                 engine.didWake(signalled: wakeup.revents != 0)
             }
+        }
+
+        /// Polls without blocking for ``CurlTransport/Configuration/busyPoll``; true as soon as a
+        /// command or a socket is ready, false when the window passed (the loop then sleeps).
+        private func pollBriefly() -> Bool {
+            let end = ContinuousClock.now + configuration.busyPoll
+            repeat {
+                if engine.hasCommands { return true }
+                var ready: Int32 = 0
+                _ = curl_multi_poll(multi, nil, 0, 0, &ready)
+                if ready > 0 { return true }
+            } while ContinuousClock.now < end
+            return false
         }
 
         /// Runs queued commands; on shutdown, returns the commands queued behind it.

@@ -57,14 +57,22 @@
             /// ``ProxyConfiguration/fromEnvironment(_:)`` here. A request's own
             /// ``Request/proxy`` replaces this value for that request.
             public var proxy: ProxyConfiguration?
+            /// How long a loop that ran out of work keeps polling its sockets and its queue
+            /// without sleeping before it blocks; zero, the default, blocks at once. Each sleep and
+            /// wake-up of a thread costs several microseconds of CPU (on virtual machines tens),
+            /// and a request crosses to the loop and back: a window of 50-100 µs lets a busy client
+            /// skip those for up to half its latency per request, at the price of CPU burnt
+            /// while it waits (see Benchmarks/RESULTS.md). Negative values count as zero.
+            public var busyPoll: Duration
 
             /// Creates a configuration.
             public init(
                 maxConnectionsPerHost: Int = 16, maxTotalConnections: Int = 128, connectTimeout: Duration = .seconds(10),
                 redirectPolicy: RedirectPolicy = .secure, maxRedirects: Int = 10, verbose: Bool = false,
-                proxy: ProxyConfiguration? = nil, eventLoops: Int = 0
+                proxy: ProxyConfiguration? = nil, eventLoops: Int = 0, busyPoll: Duration = .zero
             ) {
                 self.eventLoops = eventLoops
+                self.busyPoll = busyPoll
                 self.maxConnectionsPerHost = maxConnectionsPerHost
                 self.maxTotalConnections = maxTotalConnections
                 self.connectTimeout = connectTimeout

@@ -31,6 +31,9 @@ func curlBenchmark(total: Int) async throws {
     let perCore = ProcessInfo.processInfo.activeProcessorCount
     let loopPerCore = Provider<BenchAPI>(
         transport: CurlTransport(configuration: .init(eventLoops: perCore)), plugins: (0..<5).map { _ in NoOpPlugin() })
+    // Loops that poll for 100 µs before they sleep (opt-in): the cost of thread hand-offs.
+    let busyPolling = Provider<BenchAPI>(
+        transport: CurlTransport(configuration: .init(busyPoll: .microseconds(100))), plugins: (0..<5).map { _ in NoOpPlugin() })
     let onLoop = "same, callers on transport.executor"
     let contenders: [(String, @Sendable (Int) async throws -> Void)] = [
         (
@@ -44,6 +47,7 @@ func curlBenchmark(total: Int) async throws {
         (onLoop, { _ in _ = try await curlProvider.request(.small, as: SmallDocument.self) }),
         ("Provider() + 5 real plugins (logger, retry, cache, mutation, capture)", { _ in _ = try await realProvider.request(.small, as: SmallDocument.self) }),
         ("same 5 no-op plugins, CurlTransport(eventLoops: \(perCore))", { _ in _ = try await loopPerCore.request(.small, as: SmallDocument.self) }),
+        ("same 5 no-op plugins, CurlTransport(busyPoll: 100 µs)", { _ in _ = try await busyPolling.request(.small, as: SmallDocument.self) }),
     ]
     for concurrency in [1, 8] {
         let results = try await compare(
@@ -51,13 +55,14 @@ func curlBenchmark(total: Int) async throws {
             executors: [onLoop: curlTransport.executor])
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
         let curl = results[1].1.perSecond, curlOnLoop = results[2].1.perSecond, real = results[3].1.perSecond
-        let perCoreLoops = results[4].1.perSecond
+        let perCoreLoops = results[4].1.perSecond, polling = results[5].1.perSecond
         /// The share of `baseline` (requests per second) reached, default and on the executor.
         func reached(_ baseline: Double) -> String {
             "Provider + CurlTransport reaches \(format(curl / baseline, decimals: 2)) of it"
                 + " (\(format(curlOnLoop / baseline, decimals: 2)) with callers on transport.executor,"
                 + " \(format(real / baseline, decimals: 2)) with 5 real plugins,"
-                + " \(format(perCoreLoops / baseline, decimals: 2)) with a loop per core)"
+                + " \(format(perCoreLoops / baseline, decimals: 2)) with a loop per core,"
+                + " \(format(polling / baseline, decimals: 2)) with busyPoll 100 µs)"
         }
         if let reference = runCurlReference(url: url, total: total * (concurrency == 1 ? 1 : 4), concurrency: concurrency) {
             print(
