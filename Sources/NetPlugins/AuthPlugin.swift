@@ -121,6 +121,9 @@ public final class AuthPlugin: Plugin {
 
     // MARK: Hooks
 
+    /// The hooks this plugin implements (the provider calls no other).
+    public var hooks: PluginHooks { [.prepare, .succeed, .failure] }
+
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         guard !request.headers.contains(header), appliesTo(request), let scheme = chosenScheme(for: request) else { return .proceed }
         let (token, generation) = try await usableToken(for: request)

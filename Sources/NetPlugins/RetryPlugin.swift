@@ -92,6 +92,9 @@ public struct RetryPlugin: Plugin {
         self.now = now
     }
 
+    /// The hooks this plugin implements (the provider calls no other).
+    public var hooks: PluginHooks { [.succeed, .failure] }
+
     public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         guard mayRetry(request), decides(.unacceptableStatus(response), request) else { return .proceed }
         return .retry(after: delay(after: request.attempt, response: response))

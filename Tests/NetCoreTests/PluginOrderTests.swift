@@ -21,6 +21,33 @@ struct PluginOrderTests {
             ])
     }
 
+    @Test("only the hooks a plugin declares are called; the others keep their order")
+    func onlyDeclaredHooksAreCalled() async throws {
+        func plugins(_ recorder: Recorder) -> [RecordingPlugin] {
+            var a = RecordingPlugin("A", recorder)
+            a.hooks = [.prepare, .process]
+            var c = RecordingPlugin("C", recorder)
+            c.hooks = [.succeed, .failure]
+            var quiet = RecordingPlugin("D", recorder)
+            quiet.hooks = []
+            return [a, RecordingPlugin("B", recorder), c, quiet]
+        }
+        let recorder = Recorder()
+        let succeeding = Provider<TestTarget>(transport: StubTransport.counting(TransportLog()), plugins: plugins(recorder))
+        _ = try await succeeding.request(TestTarget())
+        #expect(
+            recorder.all == [
+                "A.prepare", "B.prepare", "B.willSend", "B.succeed", "C.succeed", "A.process", "B.process",
+            ])
+        let failures = Recorder()
+        let failing = Provider<TestTarget>(transport: StubTransport(), plugins: plugins(failures))
+        _ = await failure(of: TestTarget(sampleResponse: SampleResponse(statusCode: 500)), on: failing)
+        #expect(
+            failures.all == [
+                "A.prepare", "B.prepare", "B.willSend", "B.failure", "C.failure", "A.process", "B.process",
+            ])
+    }
+
     @Test("a failure calls failure (not succeed) on every plugin, then process, in order")
     func failureCallsEveryFailureHookInOrder() async throws {
         let recorder = Recorder()

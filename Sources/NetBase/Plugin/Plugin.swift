@@ -34,6 +34,11 @@ public protocol Plugin: Sendable {
     /// A name for logs and ``NetworkError/stopped(plugin:reason:)``. Default: the type's name.
     var name: String { get }
 
+    /// The hooks this plugin implements; the provider calls only these, in the order above.
+    /// Default: ``PluginHooks/all``. Declaring the set skips the cost of calling hooks left at
+    /// their defaults; a hook missing from it is never called.
+    var hooks: PluginHooks { get }
+
     /// Called before sending, in plugin order; may change the request or answer it.
     ///
     /// - Returns: ``PrepareAction/proceed`` to continue (default), ``PrepareAction/respond(_:)``
@@ -69,6 +74,8 @@ public protocol Plugin: Sendable {
 public extension Plugin {
     /// The type's name by default.
     var name: String { String(describing: type(of: self)) }
+    /// Every hook by default.
+    var hooks: PluginHooks { .all }
     /// Proceeds by default.
     func prepare(_ request: inout Request) async throws -> PrepareAction { .proceed }
     /// Proceeds by default.

@@ -6,10 +6,21 @@ import Foundation
 struct PluginManager: Sendable {
     /// The plugins, in the order their hooks run.
     let plugins: [any Plugin]
+    /// For each hook, the plugins that declare it (``Plugin/hooks``), in order: decided once,
+    /// so that a request calls no hook left at its default.
+    private let preparing, sending, succeeding, failing, observing, processing: [any Plugin]
 
     /// Creates a manager for `plugins`.
     init(_ plugins: [any Plugin]) {
         self.plugins = plugins
+        let declared = plugins.map { ($0, $0.hooks) }
+        func declaring(_ hook: PluginHooks) -> [any Plugin] { declared.filter { $0.1.contains(hook) }.map(\.0) }
+        preparing = declaring(.prepare)
+        sending = declaring(.willSend)
+        succeeding = declaring(.succeed)
+        failing = declaring(.failure)
+        observing = declaring(.didReceive)
+        processing = declaring(.process)
     }
 
     /// The outcome of the prepare phase.
@@ -26,7 +37,7 @@ struct PluginManager: Sendable {
     func prepare(
         _ request: inout Request, onProvisional: (@Sendable (Response) -> Void)? = nil
     ) async -> PrepareOutcome {
-        for plugin in plugins {
+        for plugin in preparing {
             do {
                 switch try await plugin.prepare(&request) {
                 case .proceed: continue
@@ -43,7 +54,7 @@ struct PluginManager: Sendable {
     /// Runs `willSend` on every plugin; returns the first stop as an error, or `nil` to send.
     func willSend(_ request: Request) async -> NetworkError? {
         var stop: NetworkError?
-        for plugin in plugins {
+        for plugin in sending {
             if case .stop(let reason) = await plugin.willSend(request), stop == nil {
                 stop = .stopped(plugin: plugin.name, reason: reason)
             }
@@ -54,7 +65,7 @@ struct PluginManager: Sendable {
     /// Runs `succeed` on every plugin; returns the first non-`.proceed` decision.
     func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         var decision = SucceedAction.proceed
-        for plugin in plugins {
+        for plugin in succeeding {
             let action = await plugin.succeed(response, for: request)
             if case .proceed = decision { decision = action }
         }
@@ -64,7 +75,7 @@ struct PluginManager: Sendable {
     /// Runs `failure` on every plugin; returns the first non-`.proceed` decision.
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
         var decision = FailureAction.proceed
-        for plugin in plugins {
+        for plugin in failing {
             let action = await plugin.failure(error, for: request)
             if case .proceed = decision { decision = action }
         }
@@ -73,7 +84,7 @@ struct PluginManager: Sendable {
 
     /// Runs `didReceive` on every plugin, in order.
     func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
-        for plugin in plugins {
+        for plugin in observing {
             await plugin.didReceive(result, for: request)
         }
     }
@@ -81,7 +92,7 @@ struct PluginManager: Sendable {
     /// Runs `process` in order, each plugin transforming the previous result.
     func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         var result = result
-        for plugin in plugins {
+        for plugin in processing {
             result = await plugin.process(result, for: request)
         }
         return result

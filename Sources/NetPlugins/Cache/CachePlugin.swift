@@ -188,6 +188,9 @@ public struct CachePlugin: Plugin {
 
     // MARK: Hooks
 
+    /// The hooks this plugin implements (the provider calls no other).
+    public var hooks: PluginHooks { [.prepare, .succeed, .failure, .process] }
+
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         // Every path that sends sets or clears the state (the context survives retries); a
         // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
