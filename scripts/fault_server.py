@@ -22,6 +22,8 @@ Endpoints (any method unless noted; query parameters in brackets):
   /redirect-loop                   302 to itself
   /redirect-other-host             302 to http://localhost:<port>/headers
   /headers                         200 {"headers": {...request headers...}}
+  /cache/<key>, /cache/<key>/stats an HTTP cache origin: headers from the query, requests counted
+                                   and conditional headers recorded (see cache_origin.py)
   /corrupt-gzip                    200 Content-Encoding: gzip, garbage body
   /cut-chunked                     Transfer-Encoding: chunked, one chunk, then close (no last chunk)
   /auth/token          POST        200 {"token": "fresh-<n>"}, n increments per call
@@ -117,6 +119,7 @@ import threading
 import time
 from urllib.parse import parse_qs, urlsplit
 
+from cache_origin import CacheOrigin
 from serving import CHUNK, QuietHandler, hash_body, serve_http
 
 _PERIOD = 251
@@ -127,7 +130,7 @@ _flaky_counts = {}          # key -> attempts
 _load_counts = {}           # key -> attempts (/load)
 _auth = {}                  # key -> {"count": int, "issued": set}
 _counters = {}              # key -> requests (/counter/hit)
-_cache_origin = {}          # key -> count, methods, conditional headers (/cache/<key>)
+_cache_origin = CacheOrigin()  # /cache/<key>
 _bombs = {}                 # mb -> gzip bytes (/gzip-bomb)
 
 # /set-cookies: Set-Cookie values a cookie jar must not keep, with one it must keep ("ok=1").
@@ -345,10 +348,9 @@ class FaultHandler(QuietHandler):
             return lambda: self.h_range(p[len("/range-ignored/"):], honour=False)
         if p.startswith("/status/"):
             return lambda: self.h_status(p[len("/status/"):])
-        if p.startswith("/cache/") and p.endswith("/stats"):
-            return lambda: self.h_cache_stats(p[len("/cache/"):-len("/stats")])
-        if p.startswith("/cache/"):
-            return lambda: self.h_cache(p[len("/cache/"):])
+        if (cache := CacheOrigin.route(p)) is not None:
+            key, is_stats = cache
+            return (lambda: self.h_cache_stats(key)) if is_stats else (lambda: self.h_cache(key))
         return lambda: self._json(404, {"error": "not found", "path": p})
 
     # ---- endpoints ---------------------------------------------------------------------------
@@ -537,64 +539,14 @@ class FaultHandler(QuietHandler):
         time.sleep(self._qint("delay_ms", 300) / 1000.0)
         self._json(200, {"count": n})
 
-    # ---- HTTP cache origin: headers from the query, requests counted and recorded per key ----
+    # ---- HTTP cache origin (scripts/cache_origin.py) ----
     def h_cache(self, key):
-        """/cache/<key>?cc=&expires=&etag=&last_modified=&age=&status=&then_status=
-
-        cc: Cache-Control; expires: seconds from now (negative: past) or a raw value; etag: sent
-        as ETag; last_modified: seconds ago; age: Age; status: for a full response (default 200);
-        then_status: the status of every full response after the first (an origin that fails later).
-        Answers 304 when If-None-Match matches the ETag (weak comparison) or, without it,
-        If-Modified-Since equals Last-Modified. The body is {"key", "count"}."""
-        now = time.time()
-        etag = self._qstr("etag", "")
-        last_modified = ""
-        if "last_modified" in self.query:
-            last_modified = email.utils.formatdate(now - self._qint("last_modified", 0), usegmt=True)
-        with _state_lock:
-            st = _cache_origin.setdefault(key, {"count": 0, "methods": [], "conditionals": []})
-            st["count"] += 1
-            st["methods"].append(self.command)
-            st["conditionals"].append({
-                "if-none-match": self.headers.get("If-None-Match"),
-                "if-modified-since": self.headers.get("If-Modified-Since"),
-            })
-            n = st["count"]
-        headers = {"Date": email.utils.formatdate(now, usegmt=True)}
-        if "cc" in self.query:
-            headers["Cache-Control"] = self._qstr("cc")
-        if "expires" in self.query:
-            raw = self._qstr("expires")
-            try:
-                headers["Expires"] = email.utils.formatdate(now + int(raw), usegmt=True)
-            except ValueError:
-                headers["Expires"] = raw
-        if etag:
-            headers["ETag"] = etag
-        if last_modified:
-            headers["Last-Modified"] = last_modified
-        if "age" in self.query:
-            headers["Age"] = self._qstr("age")
-        inm = self.headers.get("If-None-Match")
-        ims = self.headers.get("If-Modified-Since")
-        if self.command in ("GET", "HEAD"):
-            def opaque(tag):
-                return tag.strip()[2:] if tag.strip().startswith("W/") else tag.strip()
-            if inm is not None and etag:
-                if any(opaque(t) == opaque(etag) for t in inm.split(",")):
-                    return self._send(304, b"", None, headers)
-            elif ims is not None and last_modified and ims == last_modified:
-                return self._send(304, b"", None, headers)
-        status = self._qint("status", 200)
-        if n > 1 and "then_status" in self.query:
-            status = self._qint("then_status", status)
-        self._json(status, {"key": key, "count": n}, headers)
+        query = {name: values[0] for name, values in self.query.items() if values}
+        status, headers, body, content_type = _cache_origin.answer(key, self.command, query, self.headers.get)
+        self._send(status, body, content_type, headers)
 
     def h_cache_stats(self, key):
-        with _state_lock:
-            st = _cache_origin.get(key, {"count": 0, "methods": [], "conditionals": []})
-            self._json(200, {"count": st["count"], "methods": list(st["methods"]),
-                             "conditionals": list(st["conditionals"])})
+        self._send(200, _cache_origin.stats(key), "application/json")
 
     def h_counter_value(self):
         with _state_lock:

@@ -53,6 +53,7 @@ has ended; query parameters in brackets).
   Interim responses:
   /early-hints                     103 with "link: </style.css>; rel=preload", then the /ok answer
   /headers                         200 {"headers": {...}}: the request's header fields as received
+  /cache/<key>, /cache/<key>/stats the HTTP cache origin of cache_origin.py (state of its own)
   /redirect?to=URL                 302 to URL
   /endless-interim                 103 every 10 ms for ever (until the client goes), never a final
                                    response
@@ -78,6 +79,7 @@ import h2.connection
 import h2.events
 import h2.exceptions
 
+from cache_origin import CacheOrigin
 from serving import serve
 
 # Frame types and flags (RFC 9113).
@@ -133,6 +135,8 @@ class _Connection:
         self.h2_closed = False     # GOAWAY sent or received: h2 refuses further frames
         self.discard_input = False  # a ping flood: what the client sends is read and dropped unparsed
         self.last_rx = time.monotonic()
+        self.request_headers = []  # the request being started (see `start`)
+        self.method = "GET"
 
     # ---- output --------------------------------------------------------------------------------
     def flush(self):
@@ -172,6 +176,19 @@ class _Connection:
     def encode(self, headers):
         """HPACK with the connection's own encoder: its dynamic table matches the client's."""
         return self.h2.encoder.encode(headers, huffman=False)
+
+    def respond_with(self, stream_id, status, headers, body, content_type):
+        """`status` with `headers` (a dict) and `body`; no body and no content-length for 304 or
+        a HEAD request."""
+        fields = [(":status", str(status))] + ([("content-type", content_type)] if content_type else [])
+        fields += [(name.lower(), value) for name, value in headers.items()]
+        if status != 304:
+            fields.append(("content-length", str(len(body))))
+        bodyless = status == 304 or self.method == "HEAD"
+        self.h2.send_headers(stream_id, fields, end_stream=bodyless)
+        if not bodyless:
+            self.h2.send_data(stream_id, body, end_stream=True)
+        self.flush()
 
     def respond(self, stream_id, status, body, content_type="application/json"):
         self.h2.send_headers(stream_id, [(":status", str(status)), ("content-type", content_type),
@@ -252,13 +269,25 @@ class _Connection:
         split = urlsplit(path)
         query = parse_qs(split.query, keep_blank_values=True)
         handler = ROUTES.get(split.path, _not_found)
+        if (cache := CacheOrigin.route(split.path)) is not None:
+            handler = _cache_handler(*cache)
         self.request_headers = headers
+        self.method = self.header(":method") or "GET"
         try:
             result = handler(self, stream_id, query)
             if result is not None:      # a generator: runs now, and on
                 self.tasks[stream_id] = [time.monotonic(), result]
         except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError):
             pass
+
+    def header(self, name):
+        """The current request's header `name` (any case), or None."""
+        wanted = name.lower()
+        for field, value in self.request_headers:
+            field = field.decode("latin-1") if isinstance(field, bytes) else field
+            if field.lower() == wanted:
+                return value.decode("latin-1") if isinstance(value, bytes) else value
+        return None
 
     def run_due(self):
         now = time.monotonic()
@@ -487,6 +516,19 @@ def h_endless_interim(c, sid, q):
         c.h2.send_headers(sid, [(":status", "103"), ("link", "</style.css>; rel=preload")])
         c.flush()
         yield 0.01
+
+
+_cache_origin = CacheOrigin()
+
+
+def _cache_handler(key, is_stats):
+    def handle(c, sid, q):
+        if is_stats:
+            return c.respond(sid, 200, _cache_origin.stats(key))
+        query = {name: values[0] for name, values in q.items() if values}
+        status, headers, body, content_type = _cache_origin.answer(key, c.method, query, c.header)
+        c.respond_with(sid, status, headers, body, content_type)
+    return handle
 
 
 ROUTES = {

@@ -4,8 +4,9 @@ import NetPlugins
 import Testing
 import NetTestSupport
 
-/// `CachePolicy.http` against the fault server's `/cache/<key>` origin (headers set per request,
-/// requests counted, conditional headers recorded), on both transports and both storages.
+/// `CachePolicy.http` against the fault servers' `/cache/<key>` origin (headers set per request,
+/// requests counted, conditional headers recorded; `scripts/cache_origin.py`), on both storages:
+/// over HTTP/1.1 on both transports, and over HTTP/2 (TLS) on the curl transport.
 @Suite("HTTP cache (.http policy), live", .liveServers)
 struct HTTPCacheLiveTests {
     struct Stats: Decodable {
@@ -20,12 +21,24 @@ struct HTTPCacheLiveTests {
         let key = "k\(UUID().uuidString.prefix(8))"
         let directory: URL?
 
+        /// Over HTTP/1.1 on `kind`.
         init(_ kind: TransportKind, onDisk: Bool) throws {
-            base = try TestServers.require("NETKIT_FAULT_URL")
+            try self.init(base: TestServers.require("NETKIT_FAULT_URL"), transport: kind.make(), plugins: [], onDisk: onDisk)
+        }
+
+        /// Over HTTP/2 on the curl transport (the HTTP/2 fault server's certificate pinned).
+        init(overHTTP2 onDisk: Bool) throws {
+            let server = try HTTP2Fault.server()
+            try self.init(base: server.url, transport: CurlTransport(), plugins: [server.plugin], onDisk: onDisk)
+        }
+
+        private init(base: URL, transport: any Transport, plugins: [any Plugin], onDisk: Bool) throws {
+            self.base = base
             directory =
                 onDisk ? FileManager.default.temporaryDirectory.appendingPathComponent("netkit-http-cache-\(UUID())") : nil
             let storage: any CacheStorage = directory.map { DiskStorage(directory: $0) } ?? MemoryStorage()
-            provider = Provider(transport: kind.make(), plugins: [CachePlugin(storage: storage, policy: .http, isPrivate: true)])
+            provider = Provider(
+                transport: transport, plugins: plugins + [CachePlugin(storage: storage, policy: .http, isPrivate: true)])
         }
 
         func request(_ query: Parameters, method: HTTPMethod = .get, headers: [String: String] = [:]) async throws -> Response {
@@ -78,5 +91,27 @@ struct HTTPCacheLiveTests {
         let refetched = try await setup.request(query)
         #expect(refetched.source == .network)
         #expect(try await setup.stats().methods == ["GET", "POST", "GET"])
+    }
+
+    @Test("over HTTP/2: a fresh hit, a 304 revalidation and an invalidating POST", arguments: storages)
+    func overHTTP2(onDisk: Bool) async throws {
+        let setup = try Setup(overHTTP2: onDisk)
+        defer { setup.remove() }
+        let fresh: Parameters = ["cc": "max-age=600"]
+        let stored = try await setup.request(fresh)
+        #expect(stored.metrics?.httpVersion == "HTTP/2")
+        #expect(try await setup.request(fresh).source == .cache)
+        _ = try await setup.request(fresh, method: .post)
+        #expect(try await setup.request(fresh).source == .network)
+        #expect(try await setup.stats().methods == ["GET", "POST", "GET"])
+
+        let revalidated = try Setup(overHTTP2: onDisk)
+        defer { revalidated.remove() }
+        let validators: Parameters = ["cc": "no-cache", "etag": "\"v2\""]
+        let first = try await revalidated.request(validators)
+        let second = try await revalidated.request(validators)
+        #expect(second.statusCode == 200 && second.data == first.data && second.source == .cache)
+        let stats = try await revalidated.stats()
+        #expect(stats.count == 2 && stats.conditionals.last?["if-none-match"] == "\"v2\"")
     }
 }
