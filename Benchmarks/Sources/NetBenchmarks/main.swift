@@ -7,25 +7,24 @@ let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
 let requests = quick ? 1_000 : 5_000
 
-if let child = arguments.first(where: { $0.hasPrefix("--child=") }) {
-    try await memoryChild(String(child.dropFirst(8)))
-    exit(0)
+/// The value of `--name=VALUE`, when given.
+func option(_ name: String) -> String? {
+    arguments.first { $0.hasPrefix("--\(name)=") }.map { String($0.dropFirst(name.count + 3)) }
 }
-if let spec = arguments.first(where: { $0.hasPrefix("--profile-loop=") }) {
-    try await profileLoop(String(spec.dropFirst(15)))
-    exit(0)
-}
-if let spec = arguments.first(where: { $0.hasPrefix("--profile-cache=") }) {
-    try await profileCacheHits(String(spec.dropFirst(16)))
-    exit(0)
-}
-if let spec = arguments.first(where: { $0.hasPrefix("--profile-handoff=") }) {
-    try await profileHandoff(String(spec.dropFirst(18)))
+
+// Single-purpose modes (a memory child process, profiling loops): run one thing and exit.
+let modes: [(String, (String) async throws -> Void)] = [
+    ("child", memoryChild), ("profile-loop", profileLoop), ("profile-cache", profileCacheHits),
+    ("profile-handoff", profileHandoff),
+]
+for (name, run) in modes {
+    guard let value = option(name) else { continue }
+    try await run(value)
     exit(0)
 }
 print("# NetKit benchmarks")
 print("date: \(Date()), cores: \(ProcessInfo.processInfo.activeProcessorCount), requests per run: \(requests)")
-let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
+let only = option("only")
 func wants(_ name: String) -> Bool { only == nil || only == name }
 if wants("urlsession") { try await urlSessionBenchmark(total: requests) }
 if wants("curl") { try await curlBenchmark(total: requests) }
