@@ -4,14 +4,15 @@ import NetCore
 /// How old a stored entry is under ``CachePolicy/http`` and what that allows (RFC 9111 §4.2,
 /// §5.2.1, RFC 5861).
 struct HTTPJudgement {
-    let entry: CacheEntry
+    /// The stored response's headers (its directives are read from them only when needed).
+    let headers: HTTPHeaders
     /// The RFC's `current_age`.
     let age: Duration
     /// The freshness lifetime, capped by the plugin's or the target's age limit.
     let lifetime: Duration
 
     init(entry: CacheEntry, limit: Duration?, at time: Date) {
-        self.entry = entry
+        headers = entry.headers
         age = entry.age(at: time)
         var lifetime =
             entry.maxAge
@@ -30,7 +31,7 @@ struct HTTPJudgement {
     var staleness: Duration { max(.zero, age - lifetime) }
 
     /// The stored response's directives (parsed only when staleness makes them matter).
-    var control: HTTPCacheDirectives { HTTPCacheDirectives(entry.headers) }
+    var control: HTTPCacheDirectives { HTTPCacheDirectives(headers) }
 
     /// Whether the entry answers a request with `asked` directives without contacting the origin:
     /// fresh (and fresh enough for `min-fresh`), or stale within `max-stale` when the response
