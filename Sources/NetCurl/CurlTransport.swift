@@ -119,7 +119,7 @@
         var loopCount: Int { engines.engines.count }
 
         /// Creates a transport with its own connection pools and event-loop threads.
-        /// - Parameter configuration: Connection limits, timeouts, redirects, loops. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:proxy:eventLoops:)``.
+        /// - Parameter configuration: Connection limits, timeouts, redirects, loops. Default: ``Configuration/init(maxConnectionsPerHost:maxTotalConnections:connectTimeout:redirectPolicy:maxRedirects:verbose:proxy:eventLoops:busyPoll:)``.
         public init(configuration: Configuration = Configuration()) {
             self.configuration = configuration
             engines = CurlEngineGroup(configuration: configuration)
