@@ -178,13 +178,14 @@ class _Connection:
         return self.h2.encoder.encode(headers, huffman=False)
 
     def respond_with(self, stream_id, status, headers, body, content_type):
-        """`status` with `headers` (a dict) and `body`; no body and no content-length for 304 or
-        a HEAD request."""
+        """`status` with `headers` (a dict) and `body`; no body for 1xx, 204, 304 or a HEAD
+        request, and no content-length for the statuses that never have one."""
+        no_content = status in (204, 304) or 100 <= status < 200
         fields = [(":status", str(status))] + ([("content-type", content_type)] if content_type else [])
         fields += [(name.lower(), value) for name, value in headers.items()]
-        if status != 304:
+        if not no_content:
             fields.append(("content-length", str(len(body))))
-        bodyless = status == 304 or self.method == "HEAD"
+        bodyless = no_content or self.method == "HEAD"
         self.h2.send_headers(stream_id, fields, end_stream=bodyless)
         if not bodyless:
             self.h2.send_data(stream_id, body, end_stream=True)

@@ -50,7 +50,7 @@
                 collectYielded()
                 engine.watchdog.setBusy(!active.isEmpty)
                 guard yielded.isEmpty else { continue }
-                if configuration.busyPoll > .zero, pollBriefly() { continue }
+                if configuration.effectiveBusyPoll > .zero, pollBriefly() { continue }
                 guard engine.prepareToSleep() else { continue }
                 wakeup.revents = 0
                 var ready: Int32 = 0
@@ -64,9 +64,14 @@
         /// Polls without blocking for ``CurlTransport/Configuration/busyPoll``; true as soon as a
         /// command or a socket is ready, false when the window passed (the loop then sleeps).
         private func pollBriefly() -> Bool {
-            let end = ContinuousClock.now + configuration.busyPoll
+            let end = ContinuousClock.now + configuration.effectiveBusyPoll
             repeat {
                 if engine.hasCommands { return true }
+                // libcurl may want to run again with no socket ready (HTTP/2 frames it read for
+                // another stream, a transfer released from the connection queue): its timer says so.
+                var due = -1
+                _ = curl_multi_timeout(multi, &due)
+                if due == 0 { return true }
                 var ready: Int32 = 0
                 _ = curl_multi_poll(multi, nil, 0, 0, &ready)
                 if ready > 0 { return true }

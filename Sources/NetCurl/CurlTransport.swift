@@ -62,8 +62,12 @@
             /// wake-up of a thread costs several microseconds of CPU (on virtual machines tens),
             /// and a request crosses to the loop and back: a window of 50-100 µs lets a busy client
             /// skip those for up to half its latency per request, at the price of CPU burnt
-            /// while it waits (see Benchmarks/RESULTS.md). Negative values count as zero.
+            /// while it waits (see Benchmarks/RESULTS.md). Values are clamped to 0...1 ms, so that
+            /// deadlines and libcurl's own timers never wait on a window.
             public var busyPoll: Duration
+
+            /// ``busyPoll`` within 0...1 ms.
+            var effectiveBusyPoll: Duration { min(max(busyPoll, .zero), .milliseconds(1)) }
 
             /// Creates a configuration.
             public init(

@@ -84,9 +84,9 @@ struct HTTPPolicyFreshnessTests {
     @Test("an entry's headers changed after it was served give the next hit the new headers with its Age")
     func agedHeadersFollowTheEntry() {
         var entry = CacheEntry(statusCode: 200, headers: ["ETag": "\"a\""], data: Data(), storedAt: Date())
-        #expect(entry.agedHeaders.headers(entry.headers, age: 5)["Age"] == "5")
+        #expect(entry.agedHeaders.headers(age: 5)["Age"] == "5")
         entry.headers["ETag"] = "\"b\""
-        let served = entry.agedHeaders.headers(entry.headers, age: 5)
+        let served = entry.agedHeaders.headers(age: 5)
         #expect(served["ETag"] == "\"b\"" && served["Age"] == "5")
     }
 

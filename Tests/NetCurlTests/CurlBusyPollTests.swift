@@ -40,4 +40,21 @@ struct CurlBusyPollTests {
         let cancelled = await networkError { try await call.value }
         #expect(cancelled?.isCancellation == true, "got \(String(describing: cancelled))")
     }
+
+    @Test(.liveServers) func aWindowOfSecondsIsClampedSoDeadlinesHold() async throws {
+        let fault = try TestServers.require("NETKIT_FAULT_URL")
+        let transport = CurlTransport(configuration: .init(busyPoll: .seconds(5)))
+        #expect(transport.configuration.effectiveBusyPoll == .milliseconds(1))
+        let started = ContinuousClock.now
+        let error = await networkError {
+            try await transport.send(Request.to(fault.appendingPathComponent("hang"), timeout: .milliseconds(300)))
+        }
+        let elapsed = ContinuousClock.now - started
+        guard case .timedOut = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(elapsed < .seconds(2), "ended after \(elapsed)")
+        #expect(CurlTransport.Configuration(busyPoll: .microseconds(-5)).effectiveBusyPoll == .zero)
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// A step in every request's path. Implement only the hooks you need: each has a default that
 /// changes nothing.
 ///
-/// A ``Provider`` calls its plugins in the order given:
+/// A ``Provider`` calls its plugins in the order given ("every plugin" below means every plugin
+/// whose ``hooks`` contain the hook; the provider reads ``hooks`` once, when it is created):
 ///
 /// 1. ``prepare(_:)`` in order, each seeing the previous ones' changes. The first plugin to
 ///    answer ``PrepareAction/respond(_:)`` ends the request without the transport: later plugins'
@@ -34,8 +35,8 @@ public protocol Plugin: Sendable {
     /// A name for logs and ``NetworkError/stopped(plugin:reason:)``. Default: the type's name.
     var name: String { get }
 
-    /// The hooks this plugin implements; the provider calls only these, in the order above.
-    /// Default: ``PluginHooks/all``. Declaring the set skips the cost of calling hooks left at
+    /// The hooks this plugin implements; the provider calls only these, in the order above. Read
+    /// once, when a provider is created. Default: ``PluginHooks/all``. Declaring the set skips the cost of calling hooks left at
     /// their defaults; a hook missing from it is never called.
     var hooks: PluginHooks { get }
 

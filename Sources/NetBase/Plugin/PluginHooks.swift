@@ -15,6 +15,7 @@
 ///
 /// A hook left out of the set is never called, even when the plugin implements it.
 public struct PluginHooks: OptionSet, Sendable, Hashable {
+    /// One bit per hook.
     public let rawValue: UInt8
 
     /// Creates a set from its raw bits.

@@ -7,7 +7,7 @@ public struct CacheEntry: Sendable, Equatable {
     public var statusCode: Int
     /// The response headers.
     public var headers: HTTPHeaders {
-        didSet { agedHeaders = AgedHeaders() }
+        didSet { agedHeaders = AgedHeaders(headers) }
     }
     /// The body.
     public var data: Data
@@ -22,7 +22,7 @@ public struct CacheEntry: Sendable, Equatable {
     /// them. An entry whose `Vary` names a header missing here never matches (see ``VaryingHeader``).
     public var varyingHeaders: [VaryingHeader]
     /// ``headers`` with the `Age` of a hit, shared by the copies of this entry (not part of `==`).
-    private(set) var agedHeaders = AgedHeaders()
+    private(set) var agedHeaders: AgedHeaders
 
     /// Creates an entry.
     public init(
@@ -31,6 +31,7 @@ public struct CacheEntry: Sendable, Equatable {
     ) {
         self.statusCode = statusCode
         self.headers = headers
+        self.agedHeaders = AgedHeaders(headers)
         self.data = data
         self.storedAt = storedAt
         self.version = version

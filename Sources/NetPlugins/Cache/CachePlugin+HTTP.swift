@@ -78,7 +78,7 @@ extension CachePlugin {
 
     /// A stored response as the caller gets it: from the cache, its age in `cacheInfo` and `Age`.
     func httpResponse(_ entry: CacheEntry, for request: Request, judgement: HTTPJudgement) -> Response {
-        let headers = entry.agedHeaders.headers(entry.headers, age: judgement.age.components.seconds)
+        let headers = entry.agedHeaders.headers(age: judgement.age.components.seconds)
         var response = Response(
             statusCode: entry.statusCode, headers: headers, data: entry.data, request: request, source: .cache)
         response.cacheInfo = CacheInfo(age: judgement.age, isStale: !judgement.isFresh)
