@@ -98,13 +98,9 @@
                 let next = lineEnd + 1
                 while lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D || bytes[lineEnd - 1] == 0x0A { lineEnd -= 1 }
                 if let colon = bytes[lineStart..<lineEnd].firstIndex(of: 0x3A) {
-                    var valueStart = colon + 1
-                    while valueStart < lineEnd, bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09 { valueStart += 1 }
-                    var valueEnd = lineEnd
-                    while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 { valueEnd -= 1 }
                     body(
                         UnsafeRawBufferPointer(rebasing: bytes[lineStart..<colon]),
-                        UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]))
+                        UnsafeRawBufferPointer(rebasing: OptionalWhitespace.trimming(bytes[(colon + 1)..<lineEnd])))
                 }
                 lineStart = next
             }

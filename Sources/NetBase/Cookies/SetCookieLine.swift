@@ -100,7 +100,7 @@ struct SetCookieLine: Sendable, Equatable {
     private static func startsCookie(_ rest: Substring.UTF8View) -> Bool {
         var sawName = false
         var index = rest.startIndex
-        while index < rest.endIndex, rest[index] == UInt8(ascii: " ") || rest[index] == 0x09 { index = rest.index(after: index) }
+        while index < rest.endIndex, OptionalWhitespace.contains(rest[index]) { index = rest.index(after: index) }
         while index < rest.endIndex {
             switch rest[index] {
             case UInt8(ascii: "="): return sawName

@@ -36,8 +36,8 @@ public protocol Plugin: Sendable {
     var name: String { get }
 
     /// The hooks this plugin implements; the provider calls only these, in the order above. Read
-    /// once, when a provider is created. Default: ``PluginHooks/all``. Declaring the set skips the cost of calling hooks left at
-    /// their defaults; a hook missing from it is never called.
+    /// once, when a provider is created. Default: ``PluginHooks/all``. Declaring the set skips the
+    /// cost of calling hooks left at their defaults; a hook missing from it is never called.
     var hooks: PluginHooks { get }
 
     /// Called before sending, in plugin order; may change the request or answer it.

@@ -11,7 +11,7 @@ package enum ResponseIntegrity {
             // Bytes, not Foundation trimming: the curl engine calls this on its loop thread for
             // every response.
             for part in value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-                let digits = trimmingOptionalWhitespace(part)
+                let digits = OptionalWhitespace.trimming(part)
                 guard let parsed = decimal(digits) else {
                     let text = String(decoding: digits.prefix(40), as: UTF8.self)
                     return .failure(.invalidResponse(reason: "the Content-Length \"\(text)\" is not a number"))
@@ -26,15 +26,6 @@ package enum ResponseIntegrity {
             return .failure(.invalidResponse(reason: "the Content-Length header is empty"))
         }
         return .success(length)
-    }
-
-    /// `bytes` without leading and trailing spaces and tabs (RFC 9110 §5.6.3's OWS).
-    private static func trimmingOptionalWhitespace(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
-        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }), let last = bytes.lastIndex(where: { !isWhitespace($0) }) else {
-            return bytes[bytes.endIndex...]
-        }
-        return bytes[first...last]
     }
 
     /// The value of a non-empty run of ASCII digits, or `nil` (anything else, or past `Int64.max`).

@@ -4,15 +4,12 @@ import Foundation
 /// Runs an ordered list of plugins with the semantics documented on ``Plugin``; the pipeline's
 /// hook runner (internal: ``Provider`` is the public way to run plugins).
 struct PluginManager: Sendable {
-    /// The plugins, in the order their hooks run.
-    let plugins: [any Plugin]
-    /// For each hook, the plugins that declare it (``Plugin/hooks``), in order: decided once,
-    /// so that a request calls no hook left at its default.
+    /// For each hook, the plugins that declare it (``Plugin/hooks``), in the order given: decided
+    /// once, so that a request calls no hook left at its default.
     private let preparing, sending, succeeding, failing, observing, processing: [any Plugin]
 
     /// Creates a manager for `plugins`.
     init(_ plugins: [any Plugin]) {
-        self.plugins = plugins
         let declared = plugins.map { ($0, $0.hooks) }
         func declaring(_ hook: PluginHooks) -> [any Plugin] { declared.filter { $0.1.contains(hook) }.map(\.0) }
         preparing = declaring(.prepare)

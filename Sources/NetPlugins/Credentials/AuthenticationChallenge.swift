@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// One challenge of a `WWW-Authenticate` header (RFC 9110 §11.6.1): a scheme and its
 /// parameters, e.g. `Digest realm="api", nonce="abc", qop="auth", algorithm=SHA-256`.
@@ -27,7 +28,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
                     challenges[challenges.count - 1].parameters[rest.lowercased()] = scanner.quotedString() ?? scanner.token() ?? ""
                 }
             }
-            scanner.skip(while: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+            scanner.skip(while: { $0 == UInt8(ascii: ",") || OptionalWhitespace.contains($0) })
         }
         return challenges
     }
@@ -49,7 +50,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
 
         /// An RFC 9110 token (letters, digits and `!#$%&'*+-.^_`|~`), after optional spaces.
         mutating func token() -> String? {
-            skip(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+            skip(while: OptionalWhitespace.contains)
             let start = index
             skip(while: Self.isTokenByte)
             // token68 allows trailing "=" padding in Basic's credentials; it never matters here
@@ -58,7 +59,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
 
         /// A quoted string with `\` escapes, or `nil` when none starts here.
         mutating func quotedString() -> String? {
-            skip(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+            skip(while: OptionalWhitespace.contains)
             guard peek(UInt8(ascii: "\"")) else { return nil }
             advance()
             var value: [UInt8] = []
