@@ -124,12 +124,16 @@ struct IntegrityAndLimitsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-stray-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let provider = Provider<HostileTarget>(transport: kind.make())
+        let transport = kind.make()
+        let provider = Provider<HostileTarget>(transport: transport)
         let destination = folder.appendingPathComponent("out.bin")
-        for path in ["/truncated", "/reset-after-headers", "/endless"] {
+        // The endless body is one of the unpaced endpoints the sanitizer pass leaves to curl.
+        let paths = ["/truncated", "/reset-after-headers"] + (skipsFloodUnderSanitizer(kind) ? [] : ["/endless"])
+        for path in paths {
             let target = HostileTarget(path: path, content: .download(to: destination, resumable: false), timeout: .seconds(1))
             _ = await outcome { try await provider.request(target) }
         }
+        await awaitStoppedTransfers(of: transport)
         // A destination that is a folder is refused before sending.
         let intoFolder = HostileTarget(path: "/range/1000", content: .download(to: folder, resumable: false))
         let error = await outcome { try await provider.request(intoFolder) }.failure
