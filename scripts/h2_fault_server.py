@@ -55,6 +55,7 @@ has ended; query parameters in brackets).
   /headers                         200 {"headers": {...}}: the request's header fields as received
   /cache/<key>, /cache/<key>/stats the HTTP cache origin of cache_origin.py (state of its own)
   /redirect?to=URL                 302 to URL
+  /set-cookies [line...]           200 {"count": n} with one set-cookie field per `line`, as given
   /endless-interim                 103 every 10 ms for ever (until the client goes), never a final
                                    response
   anything else                    404 text/plain "not found"
@@ -506,6 +507,17 @@ def h_redirect(c, sid, q):
     c.flush()
 
 
+def h_set_cookies(c, sid, q):
+    """200 with one set-cookie field per `line` query value (commas and quotes kept as given)."""
+    lines = q.get("line", [])
+    body = json.dumps({"count": len(lines)}).encode()
+    fields = [(":status", "200"), ("content-type", "application/json"), ("content-length", str(len(body)))]
+    fields += [("set-cookie", line) for line in lines]
+    c.h2.send_headers(sid, fields)
+    c.h2.send_data(sid, body, end_stream=True)
+    c.flush()
+
+
 def h_early_hints(c, sid, q):
     c.h2.send_headers(sid, [(":status", "103"), ("link", "</style.css>; rel=preload")])
     c.flush()
@@ -552,6 +564,7 @@ ROUTES = {
     "/early-hints": h_early_hints,
     "/headers": h_headers,
     "/redirect": h_redirect,
+    "/set-cookies": h_set_cookies,
     "/endless-interim": h_endless_interim,
 }
 

@@ -21,39 +21,17 @@
                 fileURL: fileURL, source: .network, metrics: timings.metrics)
         }
 
-        /// Header fields from raw lines; repeated names are joined with ", " (RFC 9110 §5.3).
-        /// Names are compared as bytes (lengths first), and only a long list of fields (a hostile
-        /// server's thousands) is indexed by a dictionary, so a response's fields cost linear time.
+        /// Header fields from raw lines, each kept as received: a repeated name stays several
+        /// fields (``HTTPHeaders/values(for:)``), so a `Set-Cookie` value with commas is one cookie.
         static func parseHeaders(_ raw: [UInt8]) -> HTTPHeaders {
-            var fields: [(name: String, value: String)] = []
+            var fields: [HTTPHeaders.Field] = []
             raw.withUnsafeBytes { bytes in
-                var names: [UnsafeRawBufferPointer] = []
-                var index: [String: Int]?
                 forEachField(in: bytes) { name, value in
-                    let existing: Int?
-                    if let byName = index {
-                        existing = byName[lowercasedKey(name)]
-                    } else {
-                        existing = names.firstIndex { HTTPHeaders.sameName($0, name) }
-                    }
-                    if let existing {
-                        fields[existing].value += ", " + String(decoding: value, as: UTF8.self)
-                        return
-                    }
-                    fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-                    names.append(name)
-                    if index != nil {
-                        index?[lowercasedKey(name)] = fields.count - 1
-                    } else if names.count == Self.indexedFieldCount {
-                        index = Dictionary(names.indices.map { (lowercasedKey(names[$0]), $0) }, uniquingKeysWith: { first, _ in first })
-                    }
+                    fields.append(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
                 }
             }
-            return HTTPHeaders(distinctFields: fields)
+            return HTTPHeaders(allFields: fields)
         }
-
-        /// From this many distinct fields on, names are looked up in a dictionary instead of compared one by one.
-        static let indexedFieldCount = 32
 
         // Perf: Benchmarks row "CurlTransport, 8 concurrent" (CPU per request is the ceiling there;
         // the loop thread calls these, so they compare bytes and build a string only for a match).
@@ -80,11 +58,6 @@
                 }
             }
             return found
-        }
-
-        /// A field name with its ASCII letters in lower case, as a dictionary key.
-        private static func lowercasedKey(_ name: UnsafeRawBufferPointer) -> String {
-            String(decoding: name.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
 
         /// Calls `body` with the name and the trimmed value of every `Name: value` line.

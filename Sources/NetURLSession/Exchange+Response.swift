@@ -35,10 +35,18 @@ extension Exchange {
                 fileURL: fileURL, source: .network, metrics: metrics))
     }
 
+    /// The response's fields. FoundationNetworking joins repeated fields with `", "` and keeps
+    /// no raw lines, so `Set-Cookie` is split again by ``CookieJar/splitJoinedSetCookie(_:)``'s
+    /// heuristic into one field per cookie: the only transport where that guess is made.
     private static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (name, value) in http.allHeaderFields {
-            headers[String(describing: name)] = String(describing: value)
+            let name = String(describing: name), value = String(describing: value)
+            if HTTPHeaders.sameName(name, "Set-Cookie") {
+                for line in CookieJar.splitJoinedSetCookie(value) { headers.add(name: name, value: line) }
+            } else {
+                headers[name] = value
+            }
         }
         return headers
     }

@@ -125,4 +125,56 @@ struct CookieJarLiveTests {
         #expect(jar.cookies(for: try TestServers.require("NETKIT_FAULT_URL")).map(\.name) == ["hop"])
         #expect(jar.cookies(for: localhost).isEmpty)
     }
+
+    /// Set-Cookie fields whose values hold commas (http-state's parser cases).
+    static let commaFields = ["z=y, a=b", #"foo="bar, baz=qux""#]
+
+    /// `/set-cookies` answering with one Set-Cookie field per line (`line=…&line=…`).
+    func setCookieLines(_ lines: [String], base: URL? = nil) -> HostileTarget {
+        var target = HostileTarget(path: "/set-cookies", content: .query(["case": "lines", "line": ParameterValue.array(lines.map { .string($0) })]), base: base)
+        target.parameterEncoding = ParameterEncoding(arrayStyle: .repeatedKeys)
+        return target
+    }
+
+    @Test("HTTP/1.1: a Set-Cookie field with commas is one cookie (URLSession joins fields, so only quotes save it)", arguments: TransportKind.allCases)
+    func commasInFields(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let jar = CookieJar()
+        let provider = provider(kind, jar: jar)
+        _ = try await provider.request(setCookieLines(Self.commaFields))
+        let stored = Dictionary(uniqueKeysWithValues: jar.allCookies.map { ($0.name, $0.value) })
+        #expect(stored["foo"] == #""bar, baz=qux""#)
+        switch kind {
+        case .curl: #expect(stored == ["z": "y, a=b", "foo": #""bar, baz=qux""#, "ok": "1"])
+        // FoundationNetworking hands over one joined value: "z=y, a=b" cannot be told from two fields.
+        case .urlSession: #expect(stored == ["z": "y", "a": "b", "foo": #""bar, baz=qux""#, "ok": "1"])
+        }
+    }
+
+    @Test("HTTP/2: each set-cookie field is one cookie, commas and all")
+    func commasInFieldsOverHTTP2() async throws {
+        let server = try HTTP2Fault.server()
+        let jar = CookieJar()
+        let provider = Provider<HostileTarget>(
+            transport: CurlTransport(), plugins: [server.plugin], configuration: ProviderConfiguration(cookieJar: jar))
+        let big = "k=" + String(repeating: "v", count: 4089) + "; Path=/"
+        _ = try await provider.request(setCookieLines(Self.commaFields + [big], base: server.url))
+        let stored = Dictionary(uniqueKeysWithValues: jar.allCookies.map { ($0.name, $0.value) })
+        #expect(stored["z"] == "y, a=b")
+        #expect(stored["foo"] == #""bar, baz=qux""#)
+        #expect(stored["k"]?.utf8.count == 4089)
+    }
+
+    @Test("RFC 6265 §6.1: a cookie of 4096 bytes (name, value and attributes) is kept", arguments: TransportKind.allCases)
+    func cookieOf4096Bytes(kind: TransportKind) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        let jar = CookieJar()
+        let provider = provider(kind, jar: jar)
+        let line = "k=" + String(repeating: "v", count: 4089) + "; Path=/"
+        #expect(line.utf8.count - "=; ".utf8.count == 4096, "name, value and attributes sum to 4096 (RFC 6265 §6.1)")
+        _ = try await provider.request(setCookieLines([line]))
+        #expect(jar.allCookies.first { $0.name == "k" }?.value.utf8.count == 4089)
+        #expect(try await sentCookie(provider)?.hasPrefix("k=vvvv") == true)
+    }
 }
+

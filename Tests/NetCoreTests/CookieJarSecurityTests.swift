@@ -73,13 +73,32 @@ struct CookieJarSecurityTests {
         #expect(jar.pairs("https://example.com/") == ["t=a\tb"])
     }
 
-    @Test("A line over 4096 bytes (attributes included) is ignored; one of 4096 is kept")
+    @Test("RFC 6265 §6.1: name and value of 4096 bytes are kept whatever the attributes add; 4097 are not")
     func maxSize() {
         let jar = makeJar()
-        let attributes = "; Path=/"
-        let fits = "big=" + String(repeating: "v", count: 4096 - 4 - attributes.utf8.count) + attributes
-        jar.set(fits, "huge=" + String(repeating: "v", count: 4092) + attributes, from: "https://example.com/")
-        #expect(jar.allCookies.map(\.name) == ["big"])
+        let attributes = "; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=3600"
+        let rfcExample = "k=" + String(repeating: "v", count: 4089) + "; Path=/"  // 4096 bytes as the RFC measures
+        let fits = "big=" + String(repeating: "v", count: 4096 - 3) + attributes
+        let tooBig = "huge=" + String(repeating: "v", count: 4096 - 3) + attributes
+        jar.set(rfcExample, fits, tooBig, from: "https://example.com/")
+        #expect(Set(jar.allCookies.map(\.name)) == ["k", "big"])
+    }
+
+    @Test("An attribute value over 1024 bytes is ignored; the cookie is kept with the default")
+    func longAttributeValue() {
+        let jar = makeJar()
+        jar.set("a=1; Path=/" + String(repeating: "p", count: 1100) + "; Secure", from: "https://example.com/dir/page")
+        let cookie = jar.allCookies.first
+        #expect(cookie?.name == "a")
+        #expect(cookie?.path == "/dir", "the long Path is ignored, so the default path applies")
+        #expect(cookie?.isSecure == true, "the attributes after it are still read")
+    }
+
+    @Test("A line over the protective bound is ignored without being read")
+    func protectiveBound() {
+        let jar = makeJar()
+        jar.set("a=1" + String(repeating: "; Comment=x", count: 2000), from: "https://example.com/")
+        #expect(jar.allCookies.isEmpty)
     }
 
     @Test("At most 50 cookies per domain: the least recently used goes first")

@@ -50,6 +50,36 @@ struct HTTPHeadersTests {
         #expect(merged["x-new"] == "n")
     }
 
+    @Test("repeated fields stay apart: values(for:) gives each, the subscript joins them, setting folds them")
+    func repeatedFields() {
+        var headers = HTTPHeaders(allFields: [
+            .init(name: "Set-Cookie", value: "z=y, a=b"), .init(name: "X", value: "1"), .init(name: "set-cookie", value: "c=d"),
+        ])
+        #expect(headers.count == 3)
+        #expect(headers.values(for: "SET-COOKIE") == ["z=y, a=b", "c=d"])
+        #expect(headers["set-cookie"] == "z=y, a=b, c=d")
+        #expect(headers.dictionary["Set-Cookie"] == "z=y, a=b, c=d")
+        headers.add(name: "X", value: "2")
+        #expect(headers.values(for: "x") == ["1", "2"])
+        headers["Set-Cookie"] = "only=1"
+        #expect(headers.values(for: "Set-Cookie") == ["only=1"])
+        #expect(headers.map(\.name) == ["Set-Cookie", "X", "X"])
+        headers["x"] = nil
+        #expect(!headers.contains("X"))
+        #expect(headers.count == 1)
+    }
+
+    @Test("equality counts repeated values in their order, not the order between names")
+    func equalityWithRepeatedFields() {
+        let a = HTTPHeaders(allFields: [.init(name: "A", value: "1"), .init(name: "B", value: "x"), .init(name: "a", value: "2")])
+        let b = HTTPHeaders(allFields: [.init(name: "b", value: "x"), .init(name: "a", value: "1"), .init(name: "A", value: "2")])
+        let swapped = HTTPHeaders(allFields: [.init(name: "A", value: "2"), .init(name: "B", value: "x"), .init(name: "a", value: "1")])
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != swapped)
+        #expect(a != ["A": "1, 2", "B": "x"], "two fields are not one joined field")
+    }
+
     @Test("equality and hashing ignore name case and order")
     func equalityIgnoresCaseAndOrder() {
         let a: HTTPHeaders = ["Accept": "a", "X-B": "b"]

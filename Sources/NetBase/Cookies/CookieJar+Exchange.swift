@@ -29,9 +29,8 @@ extension CookieJar {
     package static func exchange(_ request: Request, _ send: (Request) async throws -> Response) async throws -> Response {
         guard let jar = request.cookieJar else { return try await send(request) }
         var response = try await send(jar.addingCookies(to: request))
-        if let header = response.headers["Set-Cookie"] {
-            jar.storeCookies(fromSetCookie: header, receivedFrom: request.url)
-        }
+        let setCookie = response.headers.values(for: "Set-Cookie")
+        if !setCookie.isEmpty { jar.storeCookies(fromSetCookieFields: setCookie, receivedFrom: request.url) }
         response.request = request
         return response
     }

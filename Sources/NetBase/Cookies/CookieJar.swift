@@ -89,12 +89,24 @@ public final class CookieJar: Sendable {
         }
     }
 
-    /// Stores the cookies of a `Set-Cookie` header value as if received from `url` (every rule
-    /// applies; lines a transport joined with commas are split again). The jar does this itself
-    /// for the responses of requests it rides along with.
+    /// Stores the cookies of a `Set-Cookie` header value as if received from `url`, every rule
+    /// applying. The value is read as repeated fields that were joined with commas (as
+    /// FoundationNetworking joins them) and split again where a comma starts a new `name=`;
+    /// for fields kept apart, ``storeCookies(fromSetCookieFields:receivedFrom:)`` reads each
+    /// field whole. The jar does this itself for the responses of requests it rides along with.
     public func storeCookies(fromSetCookie header: String, receivedFrom url: URL) {
+        store(lines: SetCookieLine.split(header), receivedFrom: url)
+    }
+
+    /// Stores the cookies of `Set-Cookie` fields as if received from `url`: each element is one
+    /// field read whole, so `z=y, a=b` is one cookie named `z` (RFC 6265 §5.2).
+    public func storeCookies(fromSetCookieFields fields: [String], receivedFrom url: URL) {
+        store(lines: fields.map { Substring($0) }, receivedFrom: url)
+    }
+
+    private func store(lines: [Substring], receivedFrom url: URL) {
         let now = now()
-        let cookies = SetCookieLine.split(header).compactMap { line in
+        let cookies = lines.compactMap { line in
             SetCookieLine.parse(line).flatMap { CookieRules.cookie(from: $0, receivedFrom: url, at: now) }
         }
         guard !cookies.isEmpty else { return }
@@ -104,6 +116,13 @@ public final class CookieJar: Sendable {
             for cookie in cookies where store.store(cookie, fromSecureOrigin: secure, now: now) { changed = true }
             return changed
         }
+    }
+
+    /// The lines of a `Set-Cookie` value whose repeated fields a transport joined with `", "`,
+    /// split where a comma starts a new `name=`: a heuristic (a cookie value may hold such a
+    /// comma), for a transport that keeps no raw fields.
+    package static func splitJoinedSetCookie(_ header: String) -> [String] {
+        SetCookieLine.split(header).map(String.init)
     }
 
     /// The `Cookie` header value for a request to `url` (`a=1; b=2`), leaving out the names in

@@ -3,8 +3,15 @@ import Foundation
 /// One `Set-Cookie` line read by the parsing rules of RFC 6265 §5.2, before the storage rules
 /// (``CookieRules``) decide whether and how it is kept.
 struct SetCookieLine: Sendable, Equatable {
-    /// The longest line kept, attributes included (RFC 6265 §6.1 asks for at least 4096 bytes).
-    static let maxBytes = 4096
+    /// The most bytes of name plus value kept (RFC 6265 §6.1 asks for at least 4096 bytes of
+    /// name, value and attributes; browsers allow 4096 for the name and value alone).
+    static let maxNameAndValueBytes = 4096
+    /// The most bytes of one attribute's value; a longer attribute is ignored, the cookie kept
+    /// (browsers' rule, and RFC 6265bis §5.6).
+    static let maxAttributeValueBytes = 1024
+    /// The protective bound on a whole line, above what the two limits above let through with
+    /// the usual attributes: a longer line is ignored without being read.
+    static let maxLineBytes = 16 * 1024
 
     var name: String
     var value: String
@@ -19,15 +26,17 @@ struct SetCookieLine: Sendable, Equatable {
     var secure = false
     var httpOnly = false
 
-    /// Reads one line; `nil` for a line the jar ignores: longer than ``maxBytes``, holding a
-    /// control character (CR, LF, NUL, …; tab is allowed), without `=` or with an empty name.
+    /// Reads one line; `nil` for a line the jar ignores: longer than ``maxLineBytes``, with a
+    /// name and value longer than ``maxNameAndValueBytes``, holding a control character (CR, LF,
+    /// NUL, …; tab is allowed), without `=` in its name-value pair, or with an empty name.
     static func parse(_ line: Substring) -> SetCookieLine? {
-        guard line.utf8.count <= maxBytes, !line.utf8.contains(where: isControl) else { return nil }
+        guard line.utf8.count <= maxLineBytes, !line.utf8.contains(where: isControl) else { return nil }
         let parts = line.split(separator: ";", omittingEmptySubsequences: false)
         guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
         let name = trimmed(pair[..<equals])
-        guard !name.isEmpty else { return nil }
-        var cookie = SetCookieLine(name: String(name), value: String(trimmed(pair[pair.index(after: equals)...])))
+        let value = trimmed(pair[pair.index(after: equals)...])
+        guard !name.isEmpty, name.utf8.count + value.utf8.count <= maxNameAndValueBytes else { return nil }
+        var cookie = SetCookieLine(name: String(name), value: String(value))
         // The last occurrence of an attribute wins (§5.3 reads the list from the end).
         for attribute in parts.dropFirst() {
             let key: Substring
@@ -39,6 +48,7 @@ struct SetCookieLine: Sendable, Equatable {
                 key = trimmed(attribute)
                 value = ""
             }
+            guard value.utf8.count <= maxAttributeValueBytes else { continue }
             cookie.apply(attribute: key.lowercased(), value: value)
         }
         return cookie
@@ -47,16 +57,27 @@ struct SetCookieLine: Sendable, Equatable {
     /// The lines of a `Set-Cookie` header whose repeated fields a transport joined with commas.
     ///
     /// A comma starts a new line only when `name=` follows it before any `;` or `,`, so the
-    /// comma inside `Expires=Wed, 09 Jun 2021 10:18:14 GMT` stays where it is.
+    /// comma inside `Expires=Wed, 09 Jun 2021 10:18:14 GMT` stays where it is, and never inside
+    /// a double-quoted value of the name-value pair (`foo="bar, baz=qux"` stays one line). A
+    /// guess all the same: `z=y, a=b` was one field or two, and only the raw fields can tell.
     static func split(_ header: String) -> [Substring] {
         let bytes = header.utf8
         var lines: [Substring] = []
         var start = bytes.startIndex
         var index = bytes.startIndex
+        var inPair = true, inQuotes = false
         while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: ","), startsCookie(bytes[bytes.index(after: index)...]) {
+            switch bytes[index] {
+            case UInt8(ascii: "\"") where inPair:
+                inQuotes.toggle()
+            case UInt8(ascii: ";") where !inQuotes:
+                inPair = false
+            case UInt8(ascii: ",") where !inQuotes && startsCookie(bytes[bytes.index(after: index)...]):
                 lines.append(Substring(header.utf8[start..<index]))
                 start = bytes.index(after: index)
+                inPair = true
+            default:
+                break
             }
             index = bytes.index(after: index)
         }

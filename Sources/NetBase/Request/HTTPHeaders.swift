@@ -7,6 +7,10 @@ import Foundation
 /// headers["content-type"]          // "application/json"
 /// headers["X-Trace"] = "1"
 /// ```
+///
+/// A response may carry a name more than once (`Set-Cookie` is the common case): the fields are
+/// kept as the server sent them, ``values(for:)`` returns each, and the subscript joins them with
+/// `", "` as RFC 9110 §5.3 allows for every field but `Set-Cookie`.
 public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Hashable {
@@ -14,6 +18,12 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         public var name: String
         /// The value.
         public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     private var fields: [Field]
@@ -32,63 +42,104 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         for (name, value) in fields { self[name] = value }
     }
 
-    /// Creates headers from fields whose names are already distinct (any case), in linear time;
-    /// for transports that folded repeated names themselves.
-    package init(distinctFields: [(name: String, value: String)]) {
-        self.fields = distinctFields.map { Field(name: $0.name, value: $0.value) }
+    /// Creates headers that keep every field in order, repeated names included: a response's
+    /// fields as received, or a copy of another ``HTTPHeaders`` that must not fold its repeats.
+    public init(allFields: [Field]) {
+        self.fields = allFields
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(fields: elements)
     }
 
-    /// The value for `name` (any case), or `nil`. Setting `nil` removes the field.
+    /// The value for `name` (any case), or `nil`; the values of a repeated name joined with
+    /// `", "`. Setting replaces every field of that name with one; setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
-            for field in fields where Self.sameName(field.name, name) { return field.value }
-            return nil
+            var found: String?
+            for field in fields where Self.sameName(field.name, name) {
+                if let first = found { found = first + ", " + field.value } else { found = field.value }
+            }
+            return found
         }
         set {
-            if let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) {
-                if let newValue { fields[index].value = newValue } else { fields.remove(at: index) }
-            } else if let newValue {
-                fields.append(Field(name: name, value: newValue))
+            guard let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
+                if let newValue { fields.append(Field(name: name, value: newValue)) }
+                return
+            }
+            if let newValue {
+                fields[index].value = newValue
+                var kept = false
+                fields.removeAll { field in
+                    guard Self.sameName(field.name, name) else { return false }
+                    defer { kept = true }
+                    return kept
+                }
+            } else {
+                fields.removeAll { Self.sameName($0.name, name) }
             }
         }
     }
 
-    /// Whether a field named `name` (any case) is present.
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    /// The value of every field named `name` (any case), in the order received; each
+    /// `Set-Cookie` field is one element, however many commas its value holds.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
 
-    /// These headers with `other`'s fields set over them.
+    /// Appends a field, keeping the fields of the same name already present.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Whether a field named `name` (any case) is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.sameName($0.name, name) }
+    }
+
+    /// These headers with `other`'s fields set over them: each name `other` holds replaces
+    /// every field of that name here (all of `other`'s fields of it are kept).
     public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         var merged = self
-        for field in other.fields { merged[field.name] = field.value }
+        for (position, field) in other.fields.enumerated() {
+            let repeated = other.fields[..<position].contains { Self.sameName($0.name, field.name) }
+            if repeated { merged.add(name: field.name, value: field.value) } else { merged[field.name] = field.value }
+        }
         return merged
     }
 
-    /// The number of fields.
+    /// The number of fields (a repeated name counts once per field).
     public var count: Int { fields.count }
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
-    /// The fields as a dictionary keyed by their original names.
+    /// The fields as a dictionary keyed by their original names (repeated values joined).
     public var dictionary: [String: String] {
-        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, next in first + ", " + next })
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
 
+    /// Equal when both hold the same values for the same names (any case), in the same order
+    /// within a name; the order between different names does not count.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.count == rhs.fields.count && lhs.fields.allSatisfy { rhs[$0.name] == $0.value }
+        lhs.fields.count == rhs.fields.count && lhs.canonicalFields.elementsEqual(rhs.canonicalFields, by: ==)
     }
 
     public func hash(into hasher: inout Hasher) {
-        for field in fields.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
-            hasher.combine(field.name.lowercased())
+        for field in canonicalFields {
+            hasher.combine(field.name)
             hasher.combine(field.value)
         }
+    }
+
+    /// Lower-cased names, sorted by name and stably so (the order within a name is kept).
+    private var canonicalFields: [(name: String, value: String)] {
+        fields.enumerated()
+            .map { (name: $0.element.name.lowercased(), value: $0.element.value, position: $0.offset) }
+            .sorted { ($0.name, $0.position) < ($1.name, $1.position) }
+            .map { (name: $0.name, value: $0.value) }
     }
 
     /// ASCII case-insensitive comparison without allocating.

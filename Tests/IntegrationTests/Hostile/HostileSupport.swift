@@ -15,6 +15,7 @@ struct HostileTarget: TargetType, CustomStringConvertible {
     var maxResponseBytes: Int64? = nil
     var validation: Validation = .none
     var proxy: ProxyConfiguration? = nil
+    var parameterEncoding: ParameterEncoding? = nil
 
     var baseURL: URL { base ?? TestServers.fault ?? URL(string: "http://127.0.0.1:9")! }
     var description: String { path }
