@@ -84,7 +84,7 @@ struct CaptureRecord: Sendable {
                 BodyText.redactedBytes($0.data, contentType: $0.headers["Content-Type"], redaction: redaction, secrets: secrets)
             } ?? Data()
         func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-            HTTPHeaders(fields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: rules).map { ($0.name, $0.value) })
+            HTTPHeaders(allFields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: rules).map { .init(name: $0.name, value: $0.value) })
         }
         return CapturedExchange(
             id: request.id, attempt: request.attempt, method: request.method, url: redaction.redact(request.url),

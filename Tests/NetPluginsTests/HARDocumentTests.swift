@@ -96,4 +96,19 @@ struct HARDocumentTests {
         #expect(fields.map(\.name) == ["a", "b", "c", "", "d"])
         #expect(fields.map(\.value) == ["1", "x y!", "", "v", "%zz"])
     }
+
+    @Test("each Set-Cookie field is its own header and its own cookie in the HAR, commas and all")
+    func repeatedSetCookieFields() throws {
+        let exchange = CapturedExchange(
+            id: UUID(), attempt: 1, method: .get, url: "https://api.example.com/login", host: "api.example.com", path: "/login",
+            requestHeaders: [:], requestBody: nil, statusCode: 200,
+            responseHeaders: HTTPHeaders(allFields: [.init(name: "Set-Cookie", value: "z=y, a=b; Path=/"), .init(name: "Set-Cookie", value: "id=7")]),
+            responseBody: Data(), source: .network, error: nil, startDate: Self.start, duration: .milliseconds(1), metrics: nil,
+            bodiesOmitted: false)
+        let document = HARDocument(exchanges: [exchange])
+        let response = try #require(document.log.entries.first?.response)
+        #expect(response.cookies?.map(\.name) == ["z", "id"])
+        #expect(response.cookies?.map(\.value) == ["y, a=b", "7"])
+        #expect(response.headers?.filter { $0.name == "Set-Cookie" }.map(\.value) == ["z=y, a=b; Path=/", "id=7"])
+    }
 }

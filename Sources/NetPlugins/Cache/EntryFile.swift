@@ -86,7 +86,7 @@ enum EntryFile {
                 let body = reader.take(Int(bodyLength))
             else { return nil }
             return CacheEntry(
-                statusCode: Int(Int64(bitPattern: status)), headers: HTTPHeaders(fields: fields), data: Data(body),
+                statusCode: Int(Int64(bitPattern: status)), headers: HTTPHeaders(allFields: fields.map { .init(name: $0.0, value: $0.1) }), data: Data(body),
                 storedAt: Date(timeIntervalSince1970: Double(bitPattern: storedAt)),
                 version: Int(Int64(bitPattern: version)),
                 maxAge: hasMaxAge[hasMaxAge.startIndex] == 1 ? .nanoseconds(Int64(bitPattern: maxAge)) : nil,

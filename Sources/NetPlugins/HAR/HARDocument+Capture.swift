@@ -108,11 +108,13 @@ extension HARDocument {
         }
     }
 
+    /// One cookie per `Set-Cookie` field: its name and value (attributes left out).
     private static func responseCookies(_ headers: HTTPHeaders) -> [NameValue] {
-        guard let header = headers["Set-Cookie"] else { return [] }
-        if header == Redaction.placeholder { return [NameValue(name: Redaction.placeholder, value: Redaction.placeholder)] }
-        let pair = header.split(separator: ";").first ?? ""
-        let parts = pair.split(separator: "=", maxSplits: 1)
-        return [NameValue(name: parts.first.map(String.init) ?? "", value: parts.count > 1 ? String(parts[1]) : "")]
+        headers.values(for: "Set-Cookie").map { field in
+            if field == Redaction.placeholder { return NameValue(name: Redaction.placeholder, value: Redaction.placeholder) }
+            let pair = field.split(separator: ";").first ?? ""
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return NameValue(name: parts.first.map(String.init) ?? "", value: parts.count > 1 ? String(parts[1]) : "")
+        }
     }
 }

@@ -66,7 +66,7 @@ enum HARReader {
 
     /// Header fields in order, without HTTP/2 pseudo-headers (`:authority`, `:path`, …).
     private static func headers(_ fields: [HARDocument.NameValue]?) -> HTTPHeaders {
-        HTTPHeaders(fields: (fields ?? []).filter { !$0.name.hasPrefix(":") }.map { ($0.name, $0.value ?? "") })
+        HTTPHeaders(allFields: (fields ?? []).filter { !$0.name.hasPrefix(":") }.map { .init(name: $0.name, value: $0.value ?? "") })
     }
 
     private struct InvalidBase64: Error {}

@@ -36,6 +36,6 @@ enum ReplayResponse {
     private static func headers(_ recorded: HTTPHeaders) -> HTTPHeaders {
         var dropped: Set<String> = ["content-encoding", "transfer-encoding"]
         if recorded["Content-Encoding"] != nil { dropped.insert("content-length") }
-        return HTTPHeaders(fields: recorded.filter { !dropped.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
+        return HTTPHeaders(allFields: recorded.filter { !dropped.contains($0.name.lowercased()) })
     }
 }

@@ -67,7 +67,7 @@ struct RedactedView {
     }
 
     private func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(fields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: redaction.rules).map { ($0.name, $0.value) })
+        HTTPHeaders(allFields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: redaction.rules).map { .init(name: $0.name, value: $0.value) })
     }
 
     private func url(_ url: URL) -> URL {
