@@ -23,6 +23,8 @@ public final class URLSessionTransport: Transport {
     public let maxRedirects: Int
 
     private let session: URLSession
+    /// The configuration's own cookie store, when it named one.
+    private let sessionCookies: SessionCookieStorage?
     private let delegate: SessionDelegate
     /// Suspends, resumes and cancels tasks off the callers' threads (see `Exchange`).
     private let control = DispatchQueue(label: "NetKit.URLSessionTransport.control")
@@ -30,12 +32,10 @@ public final class URLSessionTransport: Transport {
     /// The session configuration a transport uses unless given one: `.default` without a cookie
     /// store.
     ///
-    /// Cookies are kept by a ``CookieJar`` (``ProviderConfiguration/cookieJar``), with the same
-    /// rules on every transport and every redirect hop, never by the session: a session's own
-    /// store would apply its own rules and follow no redirect NetKit follows. The transport
-    /// therefore turns the session's cookie handling off in every configuration it is given.
-    /// Without a cookie store, URLSession on Linux also skips parsing every response's headers
-    /// for cookies (about 15% of its CPU time per small request).
+    /// NetKit keeps cookies in a ``CookieJar`` (``ProviderConfiguration/cookieJar``), with the
+    /// same rules on every transport and every redirect hop. Without a cookie store, URLSession
+    /// on Linux also skips parsing every response's headers for cookies (about 15% of its CPU
+    /// time per small request).
     public static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.httpCookieStorage = nil
@@ -46,9 +46,13 @@ public final class URLSessionTransport: Transport {
 
     /// Creates a transport.
     /// - Parameters:
-    ///   - configuration: The session configuration; its `urlCache` and cookie store are
-    ///     removed (use ``ProviderConfiguration/cookieJar`` for cookies). Default:
-    ///     ``defaultConfiguration``.
+    ///   - configuration: The session configuration, copied (the object you pass is never
+    ///     changed). The copy's `urlCache` is removed (caching is `CachePlugin`'s job). A cookie
+    ///     store it names (`httpCookieStorage` with `httpShouldSetCookies`, as in
+    ///     `URLSessionConfiguration.default`) is honoured on every redirect hop NetKit follows,
+    ///     by Foundation's cookie rules and the configuration's accept policy, for requests that
+    ///     carry no ``CookieJar`` (a provider's ``ProviderConfiguration/cookieJar`` wins).
+    ///     Default: ``defaultConfiguration``, which has no store.
     ///   - redirectPolicy: What to do with redirects. Default: follow, but never from https to http,
     ///     and drop credentials when the origin changes.
     ///   - maxRedirects: How many redirects one request may follow before failing with
@@ -59,9 +63,13 @@ public final class URLSessionTransport: Transport {
     ) {
         self.redirectPolicy = redirectPolicy
         self.maxRedirects = maxRedirects
+        sessionCookies = SessionCookieStorage(configuration)
+        // A copy: the caller's configuration object (a class) must not change under it.
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? Self.defaultConfiguration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // Cookies belong to the request's CookieJar, applied hop by hop by RedirectFollower.
+        // The session never handles cookies itself: the store above (or the request's
+        // CookieJar) is applied hop by hop, since NetKit follows the redirects.
         configuration.httpCookieStorage = nil
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpShouldSetCookies = false
@@ -81,7 +89,8 @@ public final class URLSessionTransport: Transport {
 
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
         try await RedirectFollower.send(request, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
-            try await sendHop(hop, progress: progress)
+            guard let sessionCookies else { return try await sendHop(hop, progress: progress) }
+            return try await sessionCookies.exchange(hop) { try await sendHop($0, progress: progress) }
         }
     }
 
@@ -90,7 +99,8 @@ public final class URLSessionTransport: Transport {
     /// reader more than max(``StreamOptions/bufferBytes``, 64 MiB) behind ends the stream.
     public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
         try await RedirectFollower.stream(request, into: body, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
-            try await sendHop(hop, progress: nil, stream: body)
+            guard let sessionCookies else { return try await sendHop(hop, progress: nil, stream: body) }
+            return try await sessionCookies.exchange(hop) { try await sendHop($0, progress: nil, stream: body) }
         }
     }
 

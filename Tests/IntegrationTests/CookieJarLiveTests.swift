@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import NetCore
 import Testing
 import NetTestSupport
@@ -175,6 +178,40 @@ struct CookieJarLiveTests {
         _ = try await provider.request(setCookieLines([line]))
         #expect(jar.allCookies.first { $0.name == "k" }?.value.utf8.count == 4089)
         #expect(try await sentCookie(provider)?.hasPrefix("k=vvvv") == true)
+    }
+
+    @Test("URLSession: a configuration's own cookie store is honoured on every hop, and the caller's object is not changed")
+    func sessionConfigurationCookieStore() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
+        let storage = HTTPCookieStorage.shared
+        let clear = { for cookie in storage.cookies(for: httpbin) ?? [] { storage.deleteCookie(cookie) } }
+        clear()
+        defer { clear() }
+        let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = storage
+        configuration.httpShouldSetCookies = true
+        configuration.httpCookieAcceptPolicy = .always
+        let provider = Provider<HostileTarget>(transport: URLSessionTransport(configuration: configuration))
+        #expect(configuration.httpCookieStorage === storage && configuration.httpShouldSetCookies, "the caller's configuration is untouched")
+        #expect(configuration.httpCookieAcceptPolicy == .always)
+        #expect(try await httpbinCookies(provider, "/cookies/set/session/abc123") == ["session": "abc123"], "sent on the redirect hop")
+        #expect(try await httpbinCookies(provider, "/cookies") == ["session": "abc123"], "and on later requests")
+        #expect(storage.cookies(for: httpbin)?.map(\.name) == ["session"])
+    }
+
+    @Test("URLSession: a provider's CookieJar wins over the configuration's store")
+    func jarWinsOverSessionStore() async throws {
+        let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
+        let storage = HTTPCookieStorage.shared
+        let clear = { for cookie in storage.cookies(for: httpbin) ?? [] { storage.deleteCookie(cookie) } }
+        clear()
+        defer { clear() }
+        let jar = CookieJar()
+        let provider = Provider<HostileTarget>(
+            transport: URLSessionTransport(configuration: .default), configuration: ProviderConfiguration(cookieJar: jar))
+        #expect(try await httpbinCookies(provider, "/cookies/set/session/abc123") == ["session": "abc123"])
+        #expect(jar.allCookies.map(\.name) == ["session"])
+        #expect(storage.cookies(for: httpbin)?.isEmpty ?? true)
     }
 }
 

@@ -38,8 +38,15 @@ extension CookieJar {
     /// `request` with the jar's cookies for its URL added to its `Cookie` header: after a header
     /// the caller set, leaving out the names it already carries.
     func addingCookies(to request: Request) -> Request {
+        Self.addingCookies(to: request) { excluded in cookieHeader(for: request.url, excluding: excluded) }
+    }
+
+    /// `request` with the pairs `header` gives (`a=1; b=2`, or `nil` for none) added to its
+    /// `Cookie` header: after a header the caller set; `header` is handed the names that header
+    /// already carries, to leave out. Shared by every cookie store a transport applies.
+    package static func addingCookies(to request: Request, header: (Set<String>) -> String?) -> Request {
         let existing = request.headers["Cookie"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        guard let header = cookieHeader(for: request.url, excluding: existing.map(Self.names) ?? []) else { return request }
+        guard let header = header(existing.map(Self.names) ?? []) else { return request }
         var sent = request
         sent.headers["Cookie"] = existing.map { $0 + "; " + header } ?? header
         return sent
