@@ -64,6 +64,10 @@ Endpoints (any method unless noted; query parameters in brackets):
   /interim [count=3]               count unasked-for "100 Continue" heads and a "103 Early Hints",
                                    then 200 {"ok":true}
   /endless-interim                 "100 Continue" every 10 ms, never a final response
+  /interim-flood                   "100 Continue" heads as fast as the client reads, never a final
+                                   response (until the client goes)
+  /endless-headers                 a 200 status line, then 100-byte header lines as fast as the
+                                   client reads, never the blank line (until the client goes)
   CONNECT host:port                a hostile proxy: "200 Connection established", then header
                                    lines for ever (use the server as an HTTP proxy)
   /load [key, fail=0, status=503]  /flaky for load tests: same answers, its own counters, and
@@ -333,6 +337,8 @@ class FaultHandler(QuietHandler):
             "/big-header": self.h_big_header,
             "/interim": self.h_interim,
             "/endless-interim": self.h_endless_interim,
+            "/interim-flood": self.h_interim_flood,
+            "/endless-headers": self.h_endless_headers,
             "/sse/mixed": self.h_sse_mixed,
             "/sse/mixed-expected": self.h_sse_mixed_expected,
             "/sse/drip": self.h_sse_drip,
@@ -628,6 +634,23 @@ class FaultHandler(QuietHandler):
             self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
             self.wfile.flush()
             time.sleep(0.01)
+
+    def h_interim_flood(self):
+        """100 Continue heads as fast as the client reads them, never a final response."""
+        self._headers_sent = True
+        self.close_connection = True
+        batch = b"HTTP/1.1 100 Continue\r\n\r\n" * 512
+        while True:
+            self.wfile.write(batch)
+
+    def h_endless_headers(self):
+        """A status line, then header lines as fast as the client reads them, never the end."""
+        self._headers_sent = True
+        self.close_connection = True
+        self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        batch = b"".join(b"X-Filler-%04d: %s\r\n" % (i, b"v" * 80) for i in range(512))
+        while True:
+            self.wfile.write(batch)
 
     def do_CONNECT(self):
         """A hostile proxy: accepts the tunnel, then sends header lines for ever."""

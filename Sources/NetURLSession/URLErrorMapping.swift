@@ -43,6 +43,11 @@ package enum URLErrorMapping {
             if text.contains("chunk") {
                 return .invalidResponse(reason: "the chunked body is malformed: \(urlError.localizedDescription)")
             }
+            if text.contains("too large response headers") {
+                // libcurl's own bound on a response's header bytes (interim heads included): the
+                // same class of error as CurlTransport's maxHeaderBytes.
+                return .invalidResponse(reason: "the response headers are larger than FoundationNetworking's limit (\(urlError.localizedDescription))")
+            }
             if text.contains("out of memory") {
                 return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
             }

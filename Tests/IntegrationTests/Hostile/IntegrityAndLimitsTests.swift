@@ -98,6 +98,18 @@ struct IntegrityAndLimitsTests {
         #expect(reason.contains("headers"), "\(reason)")
     }
 
+    @Test(
+        "Endless header lines and endless interim heads are the same invalidResponse on both transports",
+        arguments: TransportKind.allCases, ["/endless-headers", "/interim-flood"])
+    func endlessHeaders(kind: TransportKind, path: String) async throws {
+        _ = try TestServers.require("NETKIT_FAULT_URL")
+        if kind == .urlSession { await awaitFoundationNetworkingIdle() }
+        let provider = Provider<HostileTarget>(transport: kind.make(), configuration: .init(maxAttempts: 1))
+        let error = await outcome { try await provider.request(HostileTarget(path: path, timeout: .seconds(10))) }.failure
+        #expect(error?.code == .invalidResponse, "\(String(describing: error))")
+        #expect(error.map { "\($0)".contains("headers") } == true, "\(String(describing: error))")
+    }
+
     @Test("Cancelling a fast decompressing transfer ends it promptly (curl)")
     func cancelDuringBomb() async throws {
         _ = try TestServers.require("NETKIT_FAULT_URL")
