@@ -48,6 +48,16 @@ struct HTTPPolicyFreshnessTests {
         #expect(try await sources(quoted, at: [50]) == [.network, .cache])
     }
 
+    @Test(
+        "cache-tests cc-parse: whitespace around '=' makes max-age invalid, so the response is stale",
+        arguments: ["max-age =3600", "max-age= 3600", "max-age = 3600", "public, max-age\t=3600"])
+    func whitespaceAroundEquals(header: String) async throws {
+        let harness = HTTPHarness(.memory) { _, _, now in (200, ["Cache-Control": header, "Expires": httpDate(now + 3600)], "x") }
+        #expect(try await sources(harness, at: [10]) == [.network, .network])
+        let valid = HTTPHarness(.memory) { _, _, _ in (200, ["Cache-Control": " max-age=3600 , public"], "x") }
+        #expect(try await sources(valid, at: [10]) == [.network, .cache], "whitespace around a directive is fine")
+    }
+
     @Test("the age counts Age, Date and the time in flight; hits report it in cacheInfo and Age", arguments: StorageKind.allCases)
     func age(kind: StorageKind) async throws {
         let old = HTTPHarness(kind) { _, _, _ in (200, ["Cache-Control": "max-age=3600", "Age": "7200"], "x") }

@@ -7,7 +7,9 @@ import NetCore
 /// Directive names are case-insensitive; values may be tokens or quoted strings. A `delta-seconds`
 /// value that is not a non-negative integer makes the directive ignored (except `max-stale`, whose
 /// value is optional); values past 2³¹ are read as 2³¹ (RFC 9111 §1.2.2). Two different `max-age`
-/// values make the response stale (RFC 9111 §4.2.1 allows that or the first one).
+/// values make the response stale (RFC 9111 §4.2.1 allows that or the first one), and so does a
+/// `max-age` written against the directive grammar (`max-age =60`, `max-age= 60`: no whitespace
+/// around `=`), which §4.2.1 encourages caches to take as invalid freshness information.
 struct HTTPCacheDirectives: Equatable {
     var noStore = false
     /// `no-cache`, with or without field names (the qualified form is treated as unqualified).
@@ -35,7 +37,12 @@ struct HTTPCacheDirectives: Equatable {
     init(value: String?) {
         guard let value else { return }
         var seenMaxAge = false
-        for (name, argument) in Self.directives(in: value) {
+        for (name, argument, isMalformed) in Self.directives(in: value) {
+            if isMalformed {
+                if name == "max-age" { maxAge = 0 }
+                seenMaxAge = seenMaxAge || name == "max-age"
+                continue
+            }
             switch name {
             case "no-store": noStore = true
             case "no-cache": noCache = true
@@ -61,9 +68,10 @@ struct HTTPCacheDirectives: Equatable {
     var hasMaxAge: Bool { maxAge != nil }
 
     /// The directives in `value` as lowercased names and unquoted arguments; commas inside quoted
-    /// strings do not split.
-    static func directives(in value: String) -> [(name: String, argument: String?)] {
-        var result: [(String, String?)] = []
+    /// strings do not split. `isMalformed` marks whitespace around `=`, which the grammar
+    /// (`token [ "=" ( token / quoted-string ) ]`) does not allow.
+    static func directives(in value: String) -> [(name: String, argument: String?, isMalformed: Bool)] {
+        var result: [(String, String?, Bool)] = []
         var current = ""
         var quoted = false
         var escaped = false
@@ -72,15 +80,18 @@ struct HTTPCacheDirectives: Equatable {
             current = ""
             guard !part.isEmpty else { return }
             guard let equals = part.firstIndex(of: "=") else {
-                result.append((part.lowercased(), nil))
+                result.append((part.lowercased(), nil, false))
                 return
             }
+            let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let after = part.index(after: equals)
+            let isMalformed = part[..<equals].last.map(isSpace) == true || (after < part.endIndex && isSpace(part[after]))
             let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
             var argument = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if argument.count >= 2, argument.hasPrefix("\""), argument.hasSuffix("\"") {
                 argument = String(argument.dropFirst().dropLast()).replacingOccurrences(of: "\\", with: "")
             }
-            result.append((name, argument))
+            result.append((name, argument, isMalformed))
         }
         for character in value {
             if escaped {
