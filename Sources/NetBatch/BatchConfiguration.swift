@@ -23,7 +23,7 @@ public struct BatchConfiguration: Sendable {
     /// with ``RetryTiming/afterBatch`` the first failed item stops the batch. Default: `false`.
     public var failFast: Bool
     /// Which failures are worth retrying. Cancellation is never retried, whatever this says.
-    /// Default: ``defaultIsRetryable(_:)`` (everything except request-building errors and stops).
+    /// Default: ``defaultIsRetryable(_:)`` (everything except ``/NetCore/NetworkError/Code/permanent``).
     public var isRetryable: @Sendable (NetworkError) -> Bool
     /// How the batch waits before a ``RetryTiming/backoff(initial:multiplier:max:)`` retry; throwing
     /// (on cancellation) ends the item as cancelled. Default: `Task.sleep(for:)`. Inject a
@@ -44,12 +44,10 @@ public struct BatchConfiguration: Sendable {
         self.sleep = sleep
     }
 
-    /// Retries every failure except those that would fail the same way again: invalid URLs,
-    /// encoding errors, unreadable upload files, invalid requests, a plugin's stop, and cancellation.
+    /// Retries every failure except those that would fail the same way again
+    /// (``/NetCore/NetworkError/Code/permanent``): request-building errors, a plugin's stop,
+    /// cancellation, and protocol, pin and size violations by the server.
     @Sendable public static func defaultIsRetryable(_ error: NetworkError) -> Bool {
-        switch error {
-        case .invalidURL, .encodingFailed, .unreadableFile, .invalidRequest, .stopped, .cancelled: false
-        default: true
-        }
+        !NetworkError.Code.permanent.contains(error.code)
     }
 }

@@ -138,6 +138,16 @@ struct RetryTimingTests {
         #expect(BatchConfiguration.defaultIsRetryable(.timedOut))
     }
 
+    @Test("The third release's decision 4: protocol violations, pin failures and oversized bodies are never retried")
+    func permanentFailuresAreNotRetried() {
+        let permanent: [NetworkError] = [
+            .invalidResponse(reason: "bad status line"), .pinningFailed(host: "example.com"), .responseTooLarge(limit: 10),
+        ]
+        for error in permanent { #expect(!BatchConfiguration.defaultIsRetryable(error), "\(error.code)") }
+        #expect(BatchConfiguration.defaultIsRetryable(.connectionLost(reason: "reset")))
+        #expect(BatchConfiguration.defaultIsRetryable(.unacceptableStatus(Response(statusCode: 503, data: Data()))))
+    }
+
     @Test("Operation items are retried by calling the operation again")
     func operationsAreRetried() async throws {
         let calls = Locked(0)

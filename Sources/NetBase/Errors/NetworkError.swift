@@ -96,14 +96,6 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
     /// The HTTP status code, for cases that carry a response.
     public var statusCode: Int? { response?.statusCode }
 
-    /// Whether trying again might succeed: timeouts, lost connections, failed connects, DNS.
-    public var isTransient: Bool {
-        switch self {
-        case .timedOut, .connectionLost, .connectionFailed, .dnsFailure, .truncatedResponse: true
-        default: false
-        }
-    }
-
     /// What failed and what to do, with credentials removed (see the README's security model).
     public var description: String { redactedDescription }
 

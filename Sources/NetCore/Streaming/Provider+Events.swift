@@ -52,11 +52,7 @@ extension Provider {
 }
 
 extension NetworkError {
-    /// Whether an event stream that ended with this error may be opened again.
-    var isReconnectable: Bool {
-        switch self {
-        case .connectionLost, .connectionFailed, .timedOut, .truncatedResponse, .invalidResponse, .dnsFailure: true
-        default: false
-        }
-    }
+    /// Whether an event stream that ended with this error may be opened again: a transient
+    /// failure (``NetworkError/Code/transient``); a server that broke the protocol is not retried.
+    var isReconnectable: Bool { isTransient }
 }

@@ -370,16 +370,8 @@ public struct CachePlugin: Plugin {
 
     private static let cacheableTypes = BoundedMemo<ObjectIdentifier, Bool>()
 
-    /// Failures where the server was not reached or its answer was lost: the offline case.
-    /// TLS and pinning failures are excluded on purpose: they must surface, not hide behind a
-    /// cached copy.
+    /// Failures where a stale copy may stand in: ``/NetCore/NetworkError/Code/offline``.
     static func isTransportFailure(_ error: NetworkError) -> Bool {
-        switch error {
-        case .connectionFailed, .dnsFailure, .timedOut, .connectionLost, .truncatedResponse,
-            .invalidResponse, .transport:
-            true
-        default:
-            false
-        }
+        NetworkError.Code.offline.contains(error.code)
     }
 }
