@@ -56,7 +56,9 @@ Endpoints (any method unless noted; query parameters in brackets):
   /bad-status-line                 "HTTP/1.1 OK-ish\r\n" (no status code), headers, a body
   /bad-chunked                     Transfer-Encoding: chunked with a chunk size that is not hex
   /empty-reply                     reads the request, then closes without a byte (FIN)
-  /endless                         200 chunked, 64 KiB chunks for ever (until the client goes)
+  /endless [seconds]               200 chunked, 64 KiB chunks for ever (until the client goes);
+                                   with seconds, the connection closes after that long at most (a
+                                   client that stops reading slowly still sees the end)
   /huge-length [mb=1024, key]      Content-Length mb MiB, then streams that many bytes; with key,
                                    /counter/value?key= tells how many bytes the client took
   /gzip-bomb [mb=1024]             Content-Encoding: gzip; about mb/1000 MiB that inflate to mb MiB
@@ -591,7 +593,9 @@ class FaultHandler(QuietHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         chunk = b"%x\r\n%s\r\n" % (CHUNK, b"e" * CHUNK)
-        while True:
+        seconds = self._qint("seconds", 0)
+        ends = time.monotonic() + seconds if seconds > 0 else None
+        while ends is None or time.monotonic() < ends:
             self.wfile.write(chunk)
 
     def h_huge_length(self):

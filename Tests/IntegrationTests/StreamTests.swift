@@ -64,7 +64,7 @@ struct StreamTests {
             #expect(String(describing: error).contains("fell more than"), "\(error)")
         }
         #expect(received <= 80 << 20, "\(received) bytes were held for the reader")
-        await awaitStoppedTransfers(of: transport, limit: .seconds(10))
+        await awaitStoppedTransfers(of: transport)
         _ = try await settledFaultCounter(key, within: .seconds(20))
     }
 
@@ -104,7 +104,7 @@ struct StreamTests {
                 return
             }
         }
-        await awaitStoppedTransfers(of: transport, limit: .seconds(10))
+        await awaitStoppedTransfers(of: transport)
         // The server's count stops growing once the client has closed the connection. curl stops
         // within its socket buffers. FoundationNetworking has to resume a suspended task to cancel
         // it and then reads on, discarding, until its queue reaches the cancel (README's known
