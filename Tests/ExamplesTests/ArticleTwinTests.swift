@@ -37,6 +37,16 @@ struct ArticleTwinTests {
         }
     }
 
+    /// The README's budget (a user reads it top to bottom; the rest belongs in the guides).
+    static let readmeLineBudget = 300
+
+    @Test("The README stays within its line budget")
+    func readmeWithinBudget() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        #expect(lines <= Self.readmeLineBudget, "README.md has \(lines) lines; move detail into a guide")
+    }
+
     @Test func everyDocumentIsFound() {
         #expect(Self.documents.count >= 17, "README and the articles: \(Self.documents)")
         #expect(Self.documents.contains("Sources/NetCore/NetCore.docc/GettingStarted.md"))
