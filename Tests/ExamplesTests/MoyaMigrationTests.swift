@@ -114,6 +114,14 @@ struct MoyaMigrationExample {
         #expect(try Data(contentsOf: saved) == Data("%PDF-1.7 sample".utf8))
     }
 
+    @Test func anEmptyBodyDecodesAsMoyaDecodedIt() throws {
+        let empty = Response(statusCode: 204, data: Data())
+        // Moya: `map(Cart.self, failsOnEmptyData: false)` tries `{}`, then `[{}]`.
+        #expect(try empty.decode([String: Int].self, failsOnEmptyData: false) == [:])
+        #expect(try empty.decode(Order?.self, failsOnEmptyData: false) == nil)
+        #expect(throws: NetworkError.self) { try empty.decode(Order.self, failsOnEmptyData: false) }
+    }
+
     @Test func someEndpointsStubbedTheOthersSent() async throws {
         let sent = Locked<[String]>([])
         let server = StubTransport(
