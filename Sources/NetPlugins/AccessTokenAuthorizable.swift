@@ -14,8 +14,12 @@ import NetCore
 /// }
 /// ```
 ///
-/// A target that does not adopt the protocol gets the plugin's own ``AuthPlugin/scheme``. The
-/// plugin sees through ``/NetCore/AnyTarget``: a wrapped target's choice counts.
+/// A target type that adopts the protocol follows Moya's `AccessTokenPlugin` rule: the token goes
+/// only to the endpoints whose ``authorizationType`` is not `nil`. A target type that does not
+/// adopt it gets the plugin's own ``AuthPlugin/scheme`` on every request (one API, one token;
+/// `appliesTo` narrows it). ``/NetCore/AnyTarget`` adopts it like Moya's `MultiTarget`: it
+/// forwards the wrapped target's choice, and `nil` for a wrapped target that does not adopt it,
+/// so a provider that mixes several APIs sends the token only where a target asks for it.
 public protocol AccessTokenAuthorizable {
     /// How the token is written for this target; `nil` sends no token.
     var authorizationType: AuthorizationType? { get }
@@ -38,5 +42,14 @@ public enum AuthorizationType: Sendable, Hashable {
         case .basic: "Basic"
         case .custom(let scheme): scheme
         }
+    }
+}
+
+/// Forwards the wrapped target's ``AccessTokenAuthorizable/authorizationType``, as Moya's
+/// `MultiTarget` does: `nil` (no token) when the wrapped target does not adopt the protocol.
+extension AnyTarget: AccessTokenAuthorizable {
+    /// The wrapped target's choice, or `nil` when it does not adopt ``AccessTokenAuthorizable``.
+    public var authorizationType: AuthorizationType? {
+        (base as? any AccessTokenAuthorizable)?.authorizationType
     }
 }

@@ -16,8 +16,10 @@ import NetCore
 /// ```
 ///
 /// - Targets that adopt ``AccessTokenAuthorizable`` choose their scheme (``AuthorizationType``:
-///   `Bearer`, `Basic` or a custom word) or no token at all (`nil`), also when wrapped in an
-///   ``/NetCore/AnyTarget``; other targets get ``scheme``.
+///   `Bearer`, `Basic` or a custom word) or no token at all (`nil`), as with Moya's
+///   `AccessTokenPlugin`; target types that do not adopt it get ``scheme`` on every request.
+///   ``/NetCore/AnyTarget`` adopts it like Moya's `MultiTarget`: a wrapped target's choice
+///   counts, and a wrapped target that does not adopt it gets no token.
 /// - The first request asks `token` for a token (one call even for many concurrent requests) and
 ///   the plugin keeps it. Requests that already carry the header (a login endpoint with Basic
 ///   credentials) are left alone; so are requests `appliesTo` rejects.
@@ -45,7 +47,7 @@ import NetCore
 public final class AuthPlugin: Plugin {
     /// The header that carries the token. Default `Authorization`.
     public let header: String
-    /// The scheme before the token for targets that do not adopt ``AccessTokenAuthorizable``.
+    /// The scheme before the token for target types that do not adopt ``AccessTokenAuthorizable``.
     /// Default `Bearer`; empty for the bare token.
     public let scheme: String
     private let fetchToken: @Sendable () async throws -> String
@@ -78,7 +80,7 @@ public final class AuthPlugin: Plugin {
     /// Creates the plugin.
     /// - Parameters:
     ///   - header: The header to set. Default `Authorization`.
-    ///   - scheme: Written before the token, for targets that do not adopt
+    ///   - scheme: Written before the token, for target types that do not adopt
     ///     ``AccessTokenAuthorizable``. Default `Bearer`.
     ///   - token: Returns the current token; called when the plugin has none yet.
     ///   - refresh: Returns a new token after a 401; called once per batch of rejected requests.
@@ -152,9 +154,11 @@ public final class AuthPlugin: Plugin {
 
     // MARK: Schemes
 
-    /// The scheme word for `request`'s target, or `nil` when the target asks for no token.
+    /// The scheme word for `request`'s target, or `nil` when the target asks for no token. An
+    /// ``/NetCore/AnyTarget`` answers for the target it wraps (and `nil` when that one does not
+    /// adopt ``AccessTokenAuthorizable``).
     private func chosenScheme(for request: Request) -> String? {
-        let target = request.originalTarget
+        let target = request.target
         guard Self.adoptsAccessTokenAuthorizable(type(of: target)), let authorizable = target as? any AccessTokenAuthorizable else {
             return scheme
         }

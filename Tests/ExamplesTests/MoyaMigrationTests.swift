@@ -114,6 +114,31 @@ struct MoyaMigrationExample {
         #expect(try Data(contentsOf: saved) == Data("%PDF-1.7 sample".utf8))
     }
 
+    @Test func anEndpointClosureThatAddsAPartBecomesAContentTransform() async throws {
+        // Moya: an `endpointClosure` that replaced the task of every upload with one more part.
+        var configuration = ProviderConfiguration()
+        configuration.contentTransform = { content, _ in
+            guard case .multipart(let parts) = content else { return content }
+            return .multipart(parts + [MultipartPart(name: "device", value: "ipad-7")])
+        }
+        let provider = Provider<Shop>(transport: StubTransport(), configuration: configuration)
+
+        let upload = try await provider.buildRequest(.uploadAvatar(jpeg: Data([0xFF, 0xD8])))
+        let body = String(decoding: upload.body.inMemoryData ?? Data(), as: UTF8.self)
+        #expect(body.contains(#"name="avatar"; filename="avatar.jpg""#))
+        #expect(body.contains("name=\"device\"\r\n\r\nipad-7\r\n"))
+        // Other contents, and other providers, are left as the targets describe them.
+        #expect(try await provider.buildRequest(.cart).body.inMemoryData == Data())
+    }
+
+    @Test func anEmptyBodyDecodesAsMoyaDecodedIt() throws {
+        let empty = Response(statusCode: 204, data: Data())
+        // Moya: `map(Cart.self, failsOnEmptyData: false)` tries `{}`, then `[{}]`.
+        #expect(try empty.decode([String: Int].self, failsOnEmptyData: false) == [:])
+        #expect(try empty.decode(Order?.self, failsOnEmptyData: false) == nil)
+        #expect(throws: NetworkError.self) { try empty.decode(Order.self, failsOnEmptyData: false) }
+    }
+
     @Test func someEndpointsStubbedTheOthersSent() async throws {
         let sent = Locked<[String]>([])
         let server = StubTransport(

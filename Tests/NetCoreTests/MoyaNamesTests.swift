@@ -82,13 +82,37 @@ struct MoyaNamesTests {
 @Suite("Decoding an empty body")
 struct EmptyBodyDecodingTests {
     struct Item: Decodable { var id: Int }
+    /// Moya's specs decode an empty body into a type whose properties are all optional.
+    struct Issue: Decodable, Equatable {
+        var title: String?
+        var body: String?
+    }
 
-    @Test("failsOnEmptyData: false decodes an empty body as null; the default still fails")
-    func emptyBody() throws {
+    @Test("As in Moya, failsOnEmptyData: false decodes an empty body from {} then from [{}]")
+    func emptyBodyLikeMoya() throws {
+        let empty = Response(statusCode: 204, data: Data())
+        #expect(try empty.decode(Issue.self, failsOnEmptyData: false) == Issue())
+        #expect(try empty.decode([Issue].self, failsOnEmptyData: false) == [Issue()])
+        #expect(try empty.decode([String: Int].self, failsOnEmptyData: false) == [:])
+        #expect(try empty.decode(Issue.self, atKeyPath: "data.issue", failsOnEmptyData: false) == Issue())
+    }
+
+    @Test("failsOnEmptyData: false still gives nil for an optional, and fails for a type {} and [{}] cannot fill")
+    func emptyBodyOptionalAndRequired() throws {
         let empty = Response(statusCode: 204, data: Data())
         #expect(try empty.decode(Item?.self, failsOnEmptyData: false) == nil)
+        #expect(try empty.decode(Issue?.self, failsOnEmptyData: false) == nil)
+        let error = #expect(throws: NetworkError.self) { try empty.decode(Item.self, failsOnEmptyData: false) }
+        #expect(error?.code == .decodingFailed)
+        #expect(error?.response?.statusCode == 204)
+        #expect(throws: NetworkError.self) { try empty.decode([Item].self, failsOnEmptyData: false) }
+    }
+
+    @Test("By default an empty body fails to decode, also into an optional; a full body ignores the flag")
+    func emptyBodyFailsByDefault() throws {
+        let empty = Response(statusCode: 204, data: Data())
         #expect(throws: NetworkError.self) { try empty.decode(Item?.self) }
-        #expect(throws: NetworkError.self) { try empty.decode(Item.self, failsOnEmptyData: false) }
+        #expect(throws: NetworkError.self) { try empty.decode(Issue.self) }
         let full = Response(statusCode: 200, data: Data(#"{"id": 3}"#.utf8))
         #expect(try full.decode(Item.self, failsOnEmptyData: false).id == 3)
     }

@@ -97,7 +97,41 @@ struct AccessTokenAuthorizableTests {
         #expect(try await provider.request(AnyTarget(SchemeTarget.basic)).request.headers["Authorization"] == "Basic abc")
         #expect(try await provider.request(AnyTarget(SchemeTarget.token)).request.headers["Authorization"] == "Token abc")
         #expect(try await provider.request(AnyTarget(SchemeTarget.anonymous)).request.headers["Authorization"] == nil)
-        #expect(try await provider.request(AnyTarget(Endpoint())).request.headers["Authorization"] == "JWT abc")
+    }
+
+    @Test func asInMoyaAMultiTargetSendsNoTokenToAWrappedTargetThatDoesNotAdoptAccessTokenAuthorizable() async throws {
+        let fetches = Counter()
+        let auth = AuthPlugin(token: {
+            fetches.increment()
+            return "abc"
+        })
+        let provider = Provider<AnyTarget>(transport: StubTransport(), plugins: [auth])
+        // Another API's endpoint in the same provider: the token must not leak to it.
+        let foreign = try await provider.request(AnyTarget(Endpoint()))
+        #expect(foreign.request.headers["Authorization"] == nil)
+        #expect(fetches.count == 0)
+        #expect(try await provider.request(AnyTarget(SchemeTarget.bearer)).request.headers["Authorization"] == "Bearer abc")
+    }
+
+    @Test func asInMoyaAMultiTargetForwardsTheWrappedAuthorizationType() {
+        #expect(AnyTarget(SchemeTarget.basic).authorizationType == .basic)
+        #expect(AnyTarget(SchemeTarget.token).authorizationType == .custom("Token"))
+        #expect(AnyTarget(SchemeTarget.anonymous).authorizationType == nil)
+        #expect(AnyTarget(Endpoint()).authorizationType == nil)
+        let erased: any TargetType = AnyTarget(SchemeTarget.bearer)
+        #expect((erased as? any AccessTokenAuthorizable)?.authorizationType == .bearer)
+    }
+
+    @Test func asInMoyaATargetWhoseAuthorizationTypeIsNilGetsNoTokenButOneThatDoesNotAdoptTheProtocolKeepsThePluginsScheme() async throws {
+        let auth = AuthPlugin(token: { "abc" })
+        let authorizable = Provider<SchemeTarget>(transport: StubTransport(), plugins: [auth])
+        #expect(try await authorizable.request(.anonymous).request.headers["Authorization"] == nil)
+        // NetKit's difference, written in "Coming from Moya": one API, one token.
+        let plain = Provider<Endpoint>(transport: StubTransport(), plugins: [auth])
+        #expect(try await plain.request(Endpoint()).request.headers["Authorization"] == "Bearer abc")
+        let limited = Provider<Endpoint>(
+            transport: StubTransport(), plugins: [AuthPlugin(token: { "abc" }, appliesTo: { $0.url.path != "/public" })])
+        #expect(try await limited.request(Endpoint(path: "/public")).request.headers["Authorization"] == nil)
     }
 
     @Test func aTargetWithoutATokenIsNeverRefreshed() async throws {

@@ -88,6 +88,51 @@ struct CredentialsPluginTests {
         #expect(seen.withLock { $0 }.dropFirst().allSatisfy { $0 == "Bearer mine" || $0 == "Basic dXNlcjpwYXNz" })
     }
 
+    @Test("As in Moya, the credentials closure is asked once per request, across the challenge's retry and other plugins' retries")
+    func closureAskedOncePerCall() async throws {
+        let seen = Locked<[String?]>([])
+        let asked = Counter()
+        let credentials = CredentialsPlugin { _ in
+            asked.increment()
+            return .init(user: "user", password: "pass")
+        }
+        let provider = Provider<Endpoint>(transport: Self.basicServer(seen), plugins: [credentials])
+        #expect(try await provider.request(Endpoint()).statusCode == 200)
+        #expect(seen.withLock { $0.count } == 2)  // the challenge, then its answer
+        #expect(asked.count == 1)
+        #expect(try await provider.request(Endpoint()).statusCode == 200)
+        #expect(asked.count == 2)  // a new call asks again
+
+        // On an origin that has not challenged yet: a 503 retried by another plugin, then the
+        // challenge and its answer. Three attempts, still one question for the call.
+        let attempts = Counter()
+        let flaky = StubTransport(
+            behavior: .custom { request in
+                if attempts.increment() == 1 { return Response(statusCode: 503, request: request) }
+                return try await Self.basicServer(Locked([])).send(request)
+            })
+        let retried = Provider<Endpoint>(transport: flaky, plugins: [RetryPlugin(maxRetries: 2, baseDelay: .zero), credentials])
+        #expect(try await retried.request(Endpoint(baseURL: URL(string: "https://other.example.com")!)).statusCode == 200)
+        #expect(attempts.count == 3)
+        #expect(asked.count == 3)
+    }
+
+    @Test("As in Moya, a nil credential is asked for once per request, not again on the 401 it leaves unanswered")
+    func nilAnswerAskedOnce() async throws {
+        let asked = Counter()
+        let provider = Provider<Endpoint>(
+            transport: Self.basicServer(Locked([])),
+            plugins: [
+                CredentialsPlugin { _ in
+                    asked.increment()
+                    return nil
+                }
+            ])
+        let error = await #expect(throws: NetworkError.self) { try await provider.request(Endpoint()) }
+        #expect(error?.statusCode == 401)
+        #expect(asked.count == 1)
+    }
+
     @Test("Credentials never reach another origin: a remembered challenge answers its own origin only")
     func perOrigin() async throws {
         let seen = Locked<[String?]>([])

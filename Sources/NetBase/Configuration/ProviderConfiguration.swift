@@ -38,6 +38,20 @@ public struct ProviderConfiguration: Sendable {
     public var jsonDecoder: JSONDecoder
     /// How query and form parameters are written.
     public var parameterEncoding: ParameterEncoding
+    /// Rewrites a target's ``TargetType/content`` for this provider before it is encoded, as
+    /// Moya's `endpointClosure` replaced an endpoint's task: add a multipart part or a query
+    /// parameter to every request, or send one target's content differently. It receives the
+    /// target's content and the target (the wrapped one for an ``AnyTarget``), runs for every
+    /// attempt and for ``Provider/buildRequest(_:)``, and must not block. Default `nil`: every
+    /// target's own content.
+    ///
+    /// ```swift
+    /// configuration.contentTransform = { content, _ in
+    ///     guard case .multipart(let parts) = content else { return content }
+    ///     return .multipart(parts + [MultipartPart(name: "device", value: deviceID)])
+    /// }
+    /// ```
+    public var contentTransform: (@Sendable (RequestContent, any TargetType) -> RequestContent)?
     /// The validation for targets that keep the protocol's default, ``Validation/successCodes``;
     /// `nil` (the default) leaves every target's own. A Moya target that never declared a
     /// `validationType` accepts every status, so a migrated provider keeps that with one line:

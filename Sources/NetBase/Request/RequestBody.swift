@@ -68,6 +68,24 @@ public struct MultipartBody: Sendable {
         return data
     }
 
+    /// Lays out `parts` as a `multipart/form-data` body, as ``RequestContent/multipart(_:)`` does,
+    /// for a plugin that rebuilds a request's body in ``Plugin/prepare(_:)``. Set the request's
+    /// `Content-Type` to ``contentType`` with it. File parts are checked now and streamed later.
+    ///
+    /// ```swift
+    /// guard case .multipart(let parts) = request.originalTarget.content else { return .proceed }
+    /// let body = try MultipartBody(parts: parts + [MultipartPart(name: "device", value: deviceID)])
+    /// request.body = .multipart(body)
+    /// request.headers["Content-Type"] = body.contentType
+    /// ```
+    ///
+    /// - Throws: ``NetworkError/unreadableFile(target:url:reason:underlying:)`` for a file part that cannot be
+    ///   read, ``NetworkError/encodingFailed(target:reason:underlying:)`` for a content type with a
+    ///   line break.
+    public init(parts: [MultipartPart]) throws(NetworkError) {
+        self = try MultipartEncoder.encode(parts, target: "multipart body")
+    }
+
     init(boundary: String, segments: [BodySegment], contentLength: Int64) {
         self.boundary = boundary
         self.segments = segments

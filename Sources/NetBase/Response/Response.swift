@@ -58,23 +58,17 @@ public struct Response: Sendable, CustomStringConvertible {
     ///   - type: The type to decode.
     ///   - keyPath: A dot-separated path to the value to decode, or `nil` for the whole body.
     ///   - decoder: The decoder. Default: a plain `JSONDecoder`.
-    ///   - failsOnEmptyData: With `false`, an empty body decodes as JSON `null` (so an optional
-    ///     type gets `nil`) instead of failing; Moya's parameter of the same name.
+    ///   - failsOnEmptyData: With `false`, an empty body is decoded as Moya's parameter of the
+    ///     same name decodes it: from `{}`, then from `[{}]` (so a type whose properties are all
+    ///     optional, or an array of it, still decodes); an optional type gets `nil` first. The key
+    ///     path is not looked up in an empty body. A type none of these fit still throws.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, atKeyPath keyPath: String? = nil, using decoder: JSONDecoder = JSONDecoder(),
         failsOnEmptyData: Bool = true
     ) throws(NetworkError) -> T {
         // The type's name is only needed for an error; describing a type costs about a microsecond.
         var typeName: String { String(describing: T.self) }
-        if !failsOnEmptyData, data.isEmpty {
-            do {
-                return try decoder.decode(T.self, from: Data("null".utf8))
-            } catch {
-                throw .decodingFailed(
-                    type: typeName, keyPath: keyPath, reason: "the body is empty and \(typeName) cannot be decoded from null",
-                    bodyExcerpt: "(empty body)", response: self, underlying: error)
-            }
-        }
+        if !failsOnEmptyData, data.isEmpty { return try decodeEmptyBody(T.self, keyPath: keyPath, using: decoder) }
         do {
             guard let keyPath, !keyPath.isEmpty else { return try decoder.decode(T.self, from: data) }
             let root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

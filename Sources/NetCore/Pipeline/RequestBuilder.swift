@@ -19,7 +19,7 @@ struct RequestBuilder: Sendable {
         var body = RequestBody.none
         var download: DownloadDestination?
         var placement: DownloadPlacement.Destination?
-        try encode(target.content, for: target, query: &query, headers: &headers, body: &body, download: &download, placement: &placement)
+        try encode(content(of: target), for: target, query: &query, headers: &headers, body: &body, download: &download, placement: &placement)
         for (name, value) in target.headers { headers[name] = value }
         let url = try makeURL(for: target, query: query)
         var request = Request(
@@ -36,6 +36,13 @@ struct RequestBuilder: Sendable {
         if let jar = configuration.cookieJar { request.cookieJar = jar }
         if let placement { request.context[DownloadPlacement.Key.self] = placement }
         return request
+    }
+
+    /// The target's content, after the provider's ``ProviderConfiguration/contentTransform``.
+    private func content(of target: any TargetType) -> RequestContent {
+        guard let transform = configuration.contentTransform else { return target.content }
+        let original = type(of: target) == AnyTarget.self ? (target as! AnyTarget).base : target
+        return transform(target.content, original)
     }
 
     /// A request standing in when building failed, so `process` still has something to look at.

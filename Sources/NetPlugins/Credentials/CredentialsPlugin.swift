@@ -9,6 +9,11 @@ import NetCore
 /// answer at once (Basic, or Digest with the remembered nonce and a growing nonce count). A
 /// wrong password ends with the `401` (no loop); a stale Digest nonce is answered once more.
 ///
+/// The closure is asked at most once per call, as Moya asks in `willSend`: its answer (`nil`
+/// included) is kept in the call's ``/NetCore/Request/callStorage`` for every attempt, redirect
+/// hop and retry of that call, so a closure that prompts the user or reads a keychain runs once.
+/// The next call asks again.
+///
 /// Credentials only ever go to the target's own origin (scheme, host and port): the plugin adds
 /// them to the request it prepares, and every transport drops `Authorization` on a redirect to
 /// another origin. A header the request already has is left alone. Logs and HAR files redact
@@ -44,6 +49,8 @@ public struct CredentialsPlugin: Plugin {
 
     private let credentials: @Sendable (any TargetType) -> Credential?
     private let challenges = Locked([String: RememberedChallenge]())
+    /// Names this plugin in a call's storage, so two instances on one provider keep apart answers.
+    private let identity = Identity()
 
     /// Creates the plugin.
     /// - Parameter credentialsClosure: The credential for a target, or `nil` to leave its
@@ -100,8 +107,13 @@ public struct CredentialsPlugin: Plugin {
         return true
     }
 
+    /// The closure's answer for this call: asked on first need, then read from the call's storage.
     private func credential(for request: Request) -> Credential? {
-        credentials(request.originalTarget)
+        let key = ObjectIdentifier(identity)
+        if let asked = request.callStorage[AskedCredentialsKey.self][key] { return asked }
+        let answer = credentials(request.originalTarget)
+        request.callStorage[AskedCredentialsKey.self][key] = .some(answer)
+        return answer
     }
 
     /// The request target of `url` as Digest signs it: path and query.
@@ -110,6 +122,15 @@ public struct CredentialsPlugin: Plugin {
         let path = components?.percentEncodedPath.isEmpty == false ? components!.percentEncodedPath : "/"
         return components?.percentEncodedQuery.map { path + "?" + $0 } ?? path
     }
+}
+
+/// A reference whose identity names one ``CredentialsPlugin`` (the plugin itself is a value).
+private final class Identity: Sendable {}
+
+/// What each ``CredentialsPlugin`` of a call was told by its closure (`nil` answers included), by
+/// the plugin's ``Identity``.
+private enum AskedCredentialsKey: RequestContextKey {
+    static let defaultValue: [ObjectIdentifier: CredentialsPlugin.Credential?] = [:]
 }
 
 /// Which challenge this attempt answered (its ``RememberedChallenge/identity``).
