@@ -112,9 +112,21 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     public var count: Int { fields.count }
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
-    /// The fields as a dictionary keyed by their original names (repeated values joined).
+    /// The fields as a dictionary keyed by their names as first spelled (repeated values joined
+    /// with `", "`, whatever the case of the later names).
     public var dictionary: [String: String] {
-        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, next in first + ", " + next })
+        var result: [String: String] = [:]
+        var spelling: [String: String] = [:]
+        for field in fields {
+            let key = field.name.lowercased()
+            if let name = spelling[key] {
+                result[name, default: ""] += ", " + field.value
+            } else {
+                spelling[key] = field.name
+                result[field.name] = field.value
+            }
+        }
+        return result
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
