@@ -180,13 +180,17 @@ struct CookieJarLiveTests {
         #expect(try await sentCookie(provider)?.hasPrefix("k=vvvv") == true)
     }
 
+    /// Removes what `storage` holds for `url`'s host (the shared store outlives a test).
+    static func clear(_ storage: HTTPCookieStorage, for url: URL) {
+        for cookie in storage.cookies(for: url) ?? [] { storage.deleteCookie(cookie) }
+    }
+
     @Test("URLSession: a configuration's own cookie store is honoured on every hop, and the caller's object is not changed")
     func sessionConfigurationCookieStore() async throws {
         let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let storage = HTTPCookieStorage.shared
-        let clear = { for cookie in storage.cookies(for: httpbin) ?? [] { storage.deleteCookie(cookie) } }
-        clear()
-        defer { clear() }
+        Self.clear(storage, for: httpbin)
+        defer { Self.clear(storage, for: httpbin) }
         let configuration = URLSessionConfiguration.default
         configuration.httpCookieStorage = storage
         configuration.httpShouldSetCookies = true
@@ -203,9 +207,8 @@ struct CookieJarLiveTests {
     func jarWinsOverSessionStore() async throws {
         let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let storage = HTTPCookieStorage.shared
-        let clear = { for cookie in storage.cookies(for: httpbin) ?? [] { storage.deleteCookie(cookie) } }
-        clear()
-        defer { clear() }
+        Self.clear(storage, for: httpbin)
+        defer { Self.clear(storage, for: httpbin) }
         let jar = CookieJar()
         let provider = Provider<HostileTarget>(
             transport: URLSessionTransport(configuration: .default), configuration: ProviderConfiguration(cookieJar: jar))
