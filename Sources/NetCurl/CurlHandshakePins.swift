@@ -22,7 +22,7 @@
         /// version), so the context libcurl hands over is an `SSL_CTX` this module may change.
         static let isAvailable: Bool = {
             guard let info = curl_version_info(CURLVERSION_TENTH), let backend = info.pointee.ssl_version else { return false }
-            let name = String(cString: backend)  // "OpenSSL/3.0.19"; a multi-backend build names the active one first
+            let name = String(cString: backend)  // "OpenSSL/3.0.19"; a multi-backend build brackets the inactive ones
             guard name.hasPrefix("OpenSSL/") else { return false }
             let major = name.dropFirst("OpenSSL/".count).prefix(while: \.isNumber)
             return UInt32(major) == netkit_openssl_major() && index >= 0
