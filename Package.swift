@@ -2,7 +2,7 @@
 import PackageDescription
 
 // NetKit has no package dependencies: Foundation, Dispatch, Synchronization and, on Linux,
-// the system libcurl are all it needs.
+// the system libcurl and its OpenSSL are all it needs.
 let package = Package(
     name: "NetKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -21,9 +21,14 @@ let package = Package(
         // The libcurl engine (Linux); on Apple platforms the module is empty.
         .target(
             name: "NetCurl",
-            dependencies: ["NetBase", .target(name: "CCurl", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                "NetBase", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CCurlOpenSSL", condition: .when(platforms: [.linux])),
+            ]
         ),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The OpenSSL under libcurl, for the pin check inside the TLS handshake (NetCurl/CurlHandshakePins.swift).
+        .systemLibrary(name: "CCurlOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // The URLSession transport.
         .target(name: "NetURLSession", dependencies: ["NetBase"]),
         // Provider, the pipeline, streams, stubs and the default transport of the platform; it

@@ -5,7 +5,8 @@
 #   netkit_install_deps [--bench]   # apt-get (or pip in a venv) whatever is missing; quick when present
 #   netkit_start_servers            # httpbin, nginx (TLS + HTTP/2, plain HTTP, mutual TLS), fault server,
 #                                   # HTTP/2 fault server, upload sink, strict mutual-TLS server, tinyproxy
-#                                   # (open and BasicAuth), SOCKS5 proxy (open and user/password)
+#                                   # (open and BasicAuth), SOCKS5 proxy (open and user/password),
+#                                   # intercepting (man-in-the-middle) proxy
 #   ...                             # NETKIT_* variables are exported (see below)
 #   netkit_stop_servers             # kills exactly the processes started above; safe to call twice
 #
@@ -35,6 +36,10 @@
 #   NETKIT_SOCKS_URL     socks5h://127.0.0.1:P scripts/socks5_proxy.py, no authentication; connects only to
 #                                             the plain and TLS nginx ports; "*.socks.test" resolves inside it
 #   NETKIT_AUTH_SOCKS_URL socks5h://127.0.0.1:P the same with RFC 1929 user/password "user" / "pass"
+#   NETKIT_INTERCEPT_PROXY_URL http://127.0.0.1:P scripts/intercepting_proxy.py: takes CONNECT to any host and
+#                                             terminates TLS itself with the mTLS servers' certificate (signed by
+#                                             NETKIT_MTLS_CA), asks for a client certificate; GET /status counts them
+#   NETKIT_MTLS_PIN      base64 SHA-256 of the SPKI of the mTLS servers' (and the intercepting proxy's) cert
 #   NETKIT_REQUIRE_SERVERS=1
 #   NETKIT_SERVERS_DIR   the temporary directory (logs, config, cert); removed by netkit_stop_servers
 # The same exports are written to "$NETKIT_SERVERS_DIR/env.sh".
@@ -67,6 +72,12 @@ _netkit_tinyproxy_bin() {
   elif [ -x /usr/bin/tinyproxy ]; then printf '%s\n' /usr/bin/tinyproxy
   else return 1
   fi
+}
+
+# The OpenSSL under libcurl (NetCurl's pin check inside the handshake includes its headers).
+_netkit_have_libssl_dev() {
+  pkg-config --exists openssl 2>/dev/null || return 1
+  [ -f /usr/include/openssl/ssl.h ]
 }
 
 _netkit_have_libcurl_dev() {
@@ -127,6 +138,7 @@ netkit_install_deps() {
   local bench=0 pkgs=()
   [ "${1:-}" = "--bench" ] && bench=1
   _netkit_have_libcurl_dev || pkgs+=(libcurl4-openssl-dev)
+  _netkit_have_libssl_dev || pkgs+=(libssl-dev)
   command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
   command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
   command -v curl >/dev/null 2>&1 || pkgs+=(curl ca-certificates)
@@ -154,6 +166,7 @@ netkit_install_deps() {
     _netkit_apt_install "${pkgs[@]}" || { _netkit_die "could not install: ${pkgs[*]}"; return 1; }
     # pkg-config may have been installed just now; re-check libcurl headers.
     _netkit_have_libcurl_dev || { _netkit_die "libcurl development files still missing"; return 1; }
+    _netkit_have_libssl_dev || { _netkit_die "OpenSSL development files (libssl-dev) still missing"; return 1; }
   fi
   if [ "$need_h2_pip" -eq 1 ]; then
     _netkit_log "h2: pip install into $(_netkit_python)"
@@ -465,6 +478,13 @@ EOF
     --allow-port "$p_tls" --allow-port "$p_plain" || return 1
   local pid_auth_socks="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
 
+  # --- g) intercepting proxy: a man in the middle with a certificate the mTLS CA signed ---------
+  local p_intercept mtls_pin
+  _netkit_start_py_server intercepting_proxy.py intercept p_intercept "$mt/server.pem" "$mt/server.key" "$mt/ca.pem" || return 1
+  local pid_intercept="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+  mtls_pin="$(openssl x509 -in "$mt/server.pem" -pubkey -noout | openssl pkey -pubin -outform der \
+              | openssl dgst -sha256 -binary | base64)" || { _netkit_die "mTLS pin computation failed"; return 1; }
+
   export NETKIT_HTTPBIN_URL="http://127.0.0.1:$p_httpbin"
   export NETKIT_TLS_URL="https://127.0.0.1:$p_tls"
   export NETKIT_NGINX_URL="http://127.0.0.1:$p_plain"
@@ -486,6 +506,8 @@ EOF
   export NETKIT_AUTH_PROXY_URL="http://127.0.0.1:$p_auth_proxy"
   export NETKIT_SOCKS_URL="socks5h://127.0.0.1:$p_socks"
   export NETKIT_AUTH_SOCKS_URL="socks5h://127.0.0.1:$p_auth_socks"
+  export NETKIT_INTERCEPT_PROXY_URL="http://127.0.0.1:$p_intercept"
+  export NETKIT_MTLS_PIN="$mtls_pin"
   export NETKIT_REQUIRE_SERVERS=1
 
   # --- readiness --------------------------------------------------------------------------------
@@ -506,6 +528,7 @@ EOF
     --proxy "$NETKIT_SOCKS_URL" || return 1
   _netkit_wait_http "${NETKIT_NGINX_URL/127.0.0.1/ready.socks.test}/small.json" 20 "SOCKS5 proxy (user/password)" \
     "$pid_auth_socks" --proxy "socks5h://user:pass@127.0.0.1:$p_auth_socks" || return 1
+  _netkit_wait_http "$NETKIT_INTERCEPT_PROXY_URL/status" 20 "intercepting proxy" "$pid_intercept" || return 1
 
   local v
   {
@@ -513,7 +536,7 @@ EOF
              NETKIT_FAULT_URL NETKIT_H2_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_MTLS_URL \
              NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 \
              NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
-             NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
+             NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
       printf 'export %s=%q\n' "$v" "${!v}"
     done
   } >"$dir/env.sh"
@@ -524,7 +547,8 @@ netkit_print_servers() {
   for v in NETKIT_HTTPBIN_URL NETKIT_TLS_URL NETKIT_NGINX_URL NETKIT_FAULT_URL NETKIT_H2_FAULT_URL \
            NETKIT_SINK_URL NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL \
            NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT \
-           NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL; do
+           NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
+           NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN; do
     printf '  %-24s %s\n' "$v" "${!v:-}"
   done
 }
@@ -567,6 +591,7 @@ netkit_stop_servers() {
         NETKIT_TLS_PIN NETKIT_FAULT_URL NETKIT_H2_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT \
         NETKIT_REQUIRE_SERVERS \
         NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY \
-        NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL
+        NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL \
+        NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN
   return 0
 }

@@ -46,6 +46,11 @@ static inline CURLcode netkit_easy_setopt_seek_callback(CURL *handle, netkit_see
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
 }
 
+/* CURLOPT_SSL_CTX_FUNCTION: called on each new connection's TLS context before its handshake. */
+static inline CURLcode netkit_easy_setopt_ssl_ctx_callback(CURL *handle, curl_ssl_ctx_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, value);
+}
+
 /* Blob options (CURLOPT_CAINFO_BLOB): libcurl copies the bytes. */
 static inline CURLcode netkit_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length) {
     struct curl_blob blob;

@@ -49,6 +49,8 @@
                 return .redirectRefused(reason: "more than \(transfer.configuration.maxRedirects) redirects (a redirect loop?)")
             case 90:  // CURLE_SSL_PINNEDPUBKEYNOTMATCH
                 return .pinningFailed(host: host)
+            case 60 where CurlHandshakePins.rejected(code, easy: transfer.handle.easy):  // the pin check inside the handshake
+                return .pinningFailed(host: host)
             case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98:
                 return .tlsFailure(host: host, reason: detail)
             case 52:  // CURLE_GOT_NOTHING

@@ -23,6 +23,8 @@
                 guard netkit_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pins) == CURLE_OK else {
                     throw .tlsFailure(host: host, reason: "this libcurl build cannot pin public keys; the request was not sent")
                 }
+                // The same pins, checked during the handshake: before the client certificate is sent.
+                try CurlHandshakePins.install(on: easy, host: host, presentsIdentity: policy.clientIdentity != nil)
             }
             if !policy.trustedCertificates.isEmpty {
                 let bundle = try pemBundle(policy.trustedCertificates, host: host)

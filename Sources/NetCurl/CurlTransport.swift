@@ -11,7 +11,8 @@
     /// with `Content-Length`; downloads stream to disk and land at their destination only when
     /// complete; resumable downloads continue from a partial file with `Range`.
     ///
-    /// It enforces ``TLSPolicy`` per request: SPKI SHA-256 pins (`CURLOPT_PINNEDPUBLICKEY`), extra
+    /// It enforces ``TLSPolicy`` per request: SPKI SHA-256 pins (checked inside the TLS handshake,
+    /// before a client certificate is sent, and again by `CURLOPT_PINNEDPUBLICKEY`), extra
     /// trusted certificates and host-name verification. libcurl only reuses a connection (or a TLS
     /// session) whose TLS settings, pins and trusted certificates included, equal the request's, so
     /// a policy never leaks to another request. When a policy lists trusted certificates, those

@@ -256,16 +256,17 @@ struct NetCoreIntegrationTests {
         #expect(later.isEmpty)
     }
 
-    @Test("A URLSession configuration's own cookie store is turned off: only a CookieJar keeps cookies")
-    func sessionCookieStoreTurnedOff() async throws {
+    @Test("A URLSession configuration that asks for no cookie store keeps no cookies, even with its accept policy open")
+    func sessionWithoutCookieStore() async throws {
         _ = try TestServers.require("NETKIT_HTTPBIN_URL")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieAcceptPolicy = .always
-        configuration.httpShouldSetCookies = true
+        configuration.httpShouldSetCookies = false
         let provider = Provider<HTTPBin>(transport: URLSessionTransport(configuration: configuration))
         _ = try await provider.request(.path("/cookies/set/netkit/jar"))
         let later = try await provider.request(.path("/cookies"), as: [String: String].self, atKeyPath: "cookies")
         #expect(later.isEmpty)
+        #expect(configuration.httpCookieAcceptPolicy == .always, "the caller's configuration is untouched")
         // The store may be the process-wide one on Linux: leave nothing behind.
         for cookie in configuration.httpCookieStorage?.cookies ?? [] where cookie.name == "netkit" {
             configuration.httpCookieStorage?.deleteCookie(cookie)

@@ -7,8 +7,8 @@ import NetCurl
 import NetPlugins
 
 /// `Provider()` with its default transport (CurlTransport on Linux) + 5 no-op plugins + JSON
-/// decode (and the same with 5 real plugins), against raw URLSession, the same GETs from C on libcurl multi, and wrk (the physical
-/// limit) on the same nginx.
+/// decode (and the same with 5 real plugins), against raw URLSession, AsyncHTTPClient, the bare
+/// transport, the same GETs from C on libcurl multi, and wrk (the physical limit) on the same nginx.
 func curlBenchmark(total: Int) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
     let configuration = URLSessionConfiguration.default
@@ -48,6 +48,8 @@ func curlBenchmark(total: Int) async throws {
         ("Provider() + 5 real plugins (logger, retry, cache, mutation, capture)", { _ in _ = try await realProvider.request(.small, as: SmallDocument.self) }),
         ("same 5 no-op plugins, CurlTransport(eventLoops: \(perCore))", { _ in _ = try await loopPerCore.request(.small, as: SmallDocument.self) }),
         ("same 5 no-op plugins, CurlTransport(busyPoll: 100 µs)", { _ in _ = try await busyPolling.request(.small, as: SmallDocument.self) }),
+        ("AsyncHTTPClient (HTTPClient.shared) + JSONDecoder", PeerClients.asyncHTTPClient(url: url, decoder: decoder)),
+        ("bare CurlTransport.send + JSONDecoder", PeerClients.bareCurl(curlTransport, url: url)),
     ]
     for concurrency in [1, 8] {
         let results = try await compare(
@@ -56,6 +58,11 @@ func curlBenchmark(total: Int) async throws {
         report("CurlTransport, \(concurrency == 1 ? "sequential" : "\(concurrency) concurrent")", results)
         let curl = results[1].1.perSecond, curlOnLoop = results[2].1.perSecond, real = results[3].1.perSecond
         let perCoreLoops = results[4].1.perSecond, polling = results[5].1.perSecond
+        let provider = results[1].1, peer = results[6].1, bare = results[7].1
+        print(
+            "Provider() + 5 plugins: \(format(provider.perSecond / peer.perSecond, decimals: 2))x AsyncHTTPClient's req/s"
+                + " at \(format(provider.cpuMicrosPerRequest / peer.cpuMicrosPerRequest, decimals: 2))x its CPU per request;"
+                + " \(format(provider.cpuMicrosPerRequest / bare.cpuMicrosPerRequest, decimals: 2))x the CPU per request of bare CurlTransport.send")
         /// The share of `baseline` (requests per second) reached, default and on the executor.
         func reached(_ baseline: Double) -> String {
             "Provider + CurlTransport reaches \(format(curl / baseline, decimals: 2)) of it"

@@ -4,7 +4,8 @@
 import Foundation
 import NetCore
 
-/// raw URLSession + JSONDecoder versus Provider with 5 no-op plugins + request(_:as:).
+/// raw URLSession + JSONDecoder versus Provider with 5 no-op plugins + request(_:as:), with
+/// AsyncHTTPClient beside them.
 func urlSessionBenchmark(total: Int) async throws {
     let url = Servers.nginx.appendingPathComponent("small.json")
     let rawDefault = URLSession(configuration: .default)
@@ -33,6 +34,7 @@ func urlSessionBenchmark(total: Int) async throws {
         ("raw URLSession (default config) + JSONDecoder", raw(rawDefault)),
         ("raw URLSession (no cache, no cookies) + JSONDecoder", raw(rawNoCookies)),
         ("Provider + URLSessionTransport + 5 plugins", { _ in _ = try await provider.request(.small, as: SmallDocument.self) }),
+        ("AsyncHTTPClient (HTTPClient.shared) + JSONDecoder", PeerClients.asyncHTTPClient(url: url, decoder: decoder)),
     ]
     for concurrency in [1, 8] {
         let results = try await compare(contenders, total: total, concurrency: concurrency)
