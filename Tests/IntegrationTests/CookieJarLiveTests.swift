@@ -134,7 +134,8 @@ struct CookieJarLiveTests {
 
     /// `/set-cookies` answering with one Set-Cookie field per line (`line=…&line=…`).
     func setCookieLines(_ lines: [String], base: URL? = nil) -> HostileTarget {
-        var target = HostileTarget(path: "/set-cookies", content: .query(["case": "lines", "line": ParameterValue.array(lines.map { .string($0) })]), base: base)
+        var target = HostileTarget(
+            path: "/set-cookies", content: .query(["case": "lines", "line": ParameterValue.array(lines.map { .string($0) })]), base: base)
         target.parameterEncoding = ParameterEncoding(arrayStyle: .repeatedKeys)
         return target
     }
@@ -217,4 +218,3 @@ struct CookieJarLiveTests {
         #expect(storage.cookies(for: httpbin)?.isEmpty ?? true)
     }
 }
-

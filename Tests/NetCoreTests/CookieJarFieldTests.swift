@@ -23,8 +23,9 @@ struct CookieJarFieldTests {
         #expect(jar.allCookies.map(\.value) == [value])
     }
 
-    @Test("RFC 6265 §5.2: a field without '=' in its name-value pair, or with an empty name, is ignored whole",
-          arguments: ["=x", " =x; Path=/", "foo", "foo; a=b", ";a=b", ",", ""])
+    @Test(
+        "RFC 6265 §5.2: a field without '=' in its name-value pair, or with an empty name, is ignored whole",
+        arguments: ["=x", " =x; Path=/", "foo", "foo; a=b", ";a=b", ",", ""])
     func namelessFields(line: String) {
         let jar = makeJar()
         jar.storeCookies(fromSetCookieFields: [line, "ok=1"], receivedFrom: cookieURL("https://example.com/"))

@@ -7,7 +7,9 @@ import Testing
 struct RetryTableTests {
     @Test("Every code is transient, permanent or situational, and only one of them", arguments: NetworkError.Code.allCases)
     func everyCodeHasOneClass(code: NetworkError.Code) {
-        let classes: [Set<NetworkError.Code>] = [NetworkError.Code.transient, NetworkError.Code.permanent, NetworkError.Code.situational].filter { $0.contains(code) }
+        let classes: [Set<NetworkError.Code>] = [NetworkError.Code.transient, NetworkError.Code.permanent, NetworkError.Code.situational].filter {
+            $0.contains(code)
+        }
         #expect(classes.count == 1, "\(code) is in \(classes.count) classes")
     }
 

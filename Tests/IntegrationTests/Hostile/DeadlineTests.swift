@@ -27,7 +27,8 @@ struct CallDeadlineTests {
         // sessions share; a request made meanwhile must still end by its deadline, never later.
         let busy = kind.make()
         _ = await outcome {
-            try await Provider<HostileTarget>(transport: busy).request(HostileTarget(path: "/endless", content: .query(["seconds": 10]), timeout: .seconds(20), maxResponseBytes: 4 << 20))
+            try await Provider<HostileTarget>(transport: busy).request(
+                HostileTarget(path: "/endless", content: .query(["seconds": 10]), timeout: .seconds(20), maxResponseBytes: 4 << 20))
         }
         let provider = Provider<HostileTarget>(transport: kind.make(), configuration: .init(maxAttempts: 1))
         for _ in 0..<3 {
