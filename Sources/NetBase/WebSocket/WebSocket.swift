@@ -17,6 +17,7 @@ import Foundation
 /// violation by the peer, a lost connection, a message past
 /// ``WebSocketConfiguration/maximumMessageSize``). While nobody reads it, the connection stops
 /// reading from the socket once a few messages wait, so a slow reader never makes memory grow.
+/// Keep the `WebSocket` while you use it: releasing it closes the connection (1001, going away).
 public final class WebSocket: Sendable {
     /// The handshake's answer: the 101 Switching Protocols response, after every plugin's hooks.
     public let response: Response
@@ -32,6 +33,10 @@ public final class WebSocket: Sendable {
         self.subprotocol = subprotocol
         self.connection = connection
         self.messages = Messages(inbox: connection.inbox)
+    }
+
+    deinit {
+        connection.abandon()
     }
 
     /// Sends a whole message in one frame.
@@ -73,6 +78,8 @@ package protocol WebSocketConnection: Sendable {
     func ping() async throws
     /// Runs the close handshake, bounded by the close timeout.
     func close(_ code: WebSocket.CloseCode, reason: String) async
+    /// The ``WebSocket`` was released: close (1001) without waiting, so nothing stays open.
+    func abandon()
     /// The peer's close code once closed.
     var closeCode: WebSocket.CloseCode? { get }
     /// The peer's close reason once closed.

@@ -45,6 +45,10 @@ final class WebSocketStubConnection: WebSocketConnection {
         inbox.finish()
     }
 
+    func abandon() {
+        Task { await close(.goingAway, reason: "") }
+    }
+
     var closeCode: WebSocket.CloseCode? { state.withLock { $0.closeCode } }
     var closeReason: String? { state.withLock { $0.closeReason } }
     var clientCloseCode: WebSocket.CloseCode? { state.withLock { $0.clientCloseCode } }

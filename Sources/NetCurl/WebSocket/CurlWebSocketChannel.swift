@@ -10,6 +10,8 @@
             case send(WebSocket.Message, CheckedContinuation<Void, any Error>)
             case ping(CheckedContinuation<Void, any Error>)
             case close(WebSocket.CloseCode, String, CheckedContinuation<Void, Never>)
+            /// The ``WebSocket`` was released while open: close with 1001 (going away).
+            case abandon
         }
 
         private struct Shared {
@@ -44,6 +46,8 @@
             await withCheckedContinuation { submit(.close(code, reason, $0)) }
         }
 
+        func abandon() { submit(.abandon) }
+
         var closeCode: WebSocket.CloseCode? { shared.withLock { $0.closeCode } }
         var closeReason: String? { shared.withLock { $0.closeReason } }
 
@@ -70,6 +74,7 @@
             switch command {
             case .send(_, let continuation), .ping(let continuation): continuation.resume(throwing: WebSocketErrors.closed)
             case .close(_, _, let continuation): continuation.resume()
+            case .abandon: break
             }
         }
 

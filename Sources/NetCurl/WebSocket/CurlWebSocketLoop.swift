@@ -107,6 +107,8 @@
                 if !channel.inbox.hasRoom, !waitingForRoom {
                     waitingForRoom = true
                     channel.inbox.onRoom { [channel] in channel.wake() }
+                    // The reader may have emptied the inbox before the callback was set.
+                    if channel.inbox.hasRoom { continue }
                 }
                 fireTimers()
                 if reads == .max || !mayRead || closeSocket {
@@ -201,6 +203,8 @@
             case .close(let code, let reason, let continuation):
                 closers.append(continuation)
                 perform(machine.close(code: code, reason: reason))
+            case .abandon:
+                perform(machine.close(code: .goingAway, reason: ""))
             }
         }
 
@@ -244,6 +248,7 @@
             switch command {
             case .send(_, let continuation), .ping(let continuation): continuation.resume(throwing: WebSocketErrors.closed)
             case .close(_, _, let continuation): continuation.resume()
+            case .abandon: break
             }
         }
     }
