@@ -20,6 +20,7 @@ Usage: ws_fault_server.py PORT
   /never-closes            reads and drops everything, never answers a close
   /ping-flood              20000 pings (4-byte payload), then the text "done"; reads meanwhile
   /slow-bytes              the text message "hello" one byte every 200 ms, then a close 1000
+  /count-pings             reads the client's frames; after its third ping, sends the text "3 pings"
 """
 import asyncio
 import base64
@@ -55,6 +56,28 @@ async def drain(reader):
         pass
 
 
+async def read_frame(reader):
+    """One client frame (masked, as clients must send): (opcode, unmasked payload)."""
+    first, second = await reader.readexactly(2)
+    length = second & 0x7F
+    if length == 126:
+        length = struct.unpack("!H", await reader.readexactly(2))[0]
+    elif length == 127:
+        length = struct.unpack("!Q", await reader.readexactly(8))[0]
+    key = await reader.readexactly(4) if second & 0x80 else b"\0\0\0\0"
+    payload = await reader.readexactly(length)
+    return first & 0x0F, bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+async def count_pings(reader, writer):
+    pings = 0
+    while pings < 3:
+        opcode, _ = await read_frame(reader)
+        pings += opcode == 0x9
+    writer.write(frame(0x1, b"3 pings"))
+    await writer.drain()
+
+
 async def handle(reader, writer):
     try:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -84,6 +107,12 @@ async def handle(reader, writer):
         extra = "Sec-WebSocket-Extensions: permessage-deflate\r\n"
     writer.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                   f"Sec-WebSocket-Accept: {accept}\r\n{extra}\r\n").encode())
+    try:
+        if path == "/count-pings":
+            await count_pings(reader, writer)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        writer.close()
+        return
     reading = asyncio.ensure_future(drain(reader))
     try:
         if path == "/masked-frame":

@@ -92,4 +92,12 @@ struct WebSocketHostileTests {
         #expect(error == nil)
         #expect(socket.closeCode == .normalClosure)
     }
+
+    @Test("With a ping interval, pings go out on their own while the connection is idle")
+    func automaticPings() async throws {
+        let socket = try await open("count-pings", configuration: WebSocketConfiguration(pingInterval: .milliseconds(20)))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("3 pings"))
+        await socket.close()
+    }
 }
