@@ -47,9 +47,10 @@ extension Pipeline {
             return .failure(.transport(reason: Self.unsupportedReason(transport)))
         }
         if socketConfiguration.compression {
-            return .failure(.invalidRequest(
-                target: targetDescription(request.target),
-                reason: "WebSocketConfiguration.compression (permessage-deflate) is not supported yet; nothing was sent"))
+            return .failure(
+                .invalidRequest(
+                    target: targetDescription(request.target),
+                    reason: "WebSocketConfiguration.compression (permessage-deflate) is not supported yet; nothing was sent"))
         }
         if let refusal = CapabilityCheck.refusal(of: request, by: transport) { return .failure(refusal) }
         let response: Response

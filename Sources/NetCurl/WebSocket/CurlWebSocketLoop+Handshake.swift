@@ -36,7 +36,9 @@
 
         /// The body of an answer that is not a 101, when its `Content-Length` says how long (at
         /// most 1 MiB is kept); otherwise none.
-        private func readBody(after parsed: CurlWebSocketHead.Parsed, from socket: CurlWebSocketSocket, by deadline: ContinuousClock.Instant) throws(NetworkError) -> [UInt8] {
+        private func readBody(
+            after parsed: CurlWebSocketHead.Parsed, from socket: CurlWebSocketSocket, by deadline: ContinuousClock.Instant
+        ) throws(NetworkError) -> [UInt8] {
             guard let length = parsed.headers["Content-Length"].flatMap({ Int($0) }), length > 0 else { return [] }
             let wanted = min(length, 1 << 20)
             var body = parsed.rest

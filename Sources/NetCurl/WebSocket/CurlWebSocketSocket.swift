@@ -52,7 +52,8 @@
             var milliseconds: Int32 = -1
             if let deadline {
                 let remaining = deadline - .now
-                milliseconds = remaining <= .zero ? 0 : Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+                milliseconds =
+                    remaining <= .zero ? 0 : Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
             }
             _ = poll(&descriptors, 2, milliseconds)
         }

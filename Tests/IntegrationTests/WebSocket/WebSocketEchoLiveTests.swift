@@ -17,14 +17,20 @@ struct WebSocketEchoLiveTests {
             case .plain: (SocketServers.provider(), try SocketServers.echo())
             case .tls: (SocketServers.provider(SocketSettings(tls: try SocketServers.trust())), try SocketServers.echoTLS())
             case .tlsThroughProxy:
-                (SocketServers.provider(SocketSettings(
-                    tls: try SocketServers.trust(pin: TestServers.requireValue("NETKIT_TLS_PIN")),
-                    proxy: .init(try ProxyServer(url: TestServers.require("NETKIT_PROXY_URL").absoluteString)))),
-                 try SocketServers.echoTLS())
+                (
+                    SocketServers.provider(
+                        SocketSettings(
+                            tls: try SocketServers.trust(pin: TestServers.requireValue("NETKIT_TLS_PIN")),
+                            proxy: .init(try ProxyServer(url: TestServers.require("NETKIT_PROXY_URL").absoluteString)))),
+                    try SocketServers.echoTLS()
+                )
             case .plainThroughProxy:
-                (SocketServers.provider(SocketSettings(
-                    proxy: .init(try ProxyServer(url: TestServers.require("NETKIT_PROXY_URL").absoluteString)))),
-                 try SocketServers.echo())
+                (
+                    SocketServers.provider(
+                        SocketSettings(
+                            proxy: .init(try ProxyServer(url: TestServers.require("NETKIT_PROXY_URL").absoluteString)))),
+                    try SocketServers.echo()
+                )
             }
         }
     }

@@ -41,9 +41,11 @@ struct WebSocketHostileTests {
         #expect(await handshakeFailure("unoffered-extension")?.contains("permessage-deflate") == true)
     }
 
-    @Test("Protocol violations fail the connection with an error naming the close code sent", arguments: [
-        ("masked-frame", "1002"), ("reserved-bits", "1002"), ("reserved-opcode", "1002"), ("bad-utf8", "1007"), ("invalid-close-code", "1002"),
-    ])
+    @Test(
+        "Protocol violations fail the connection with an error naming the close code sent",
+        arguments: [
+            ("masked-frame", "1002"), ("reserved-bits", "1002"), ("reserved-opcode", "1002"), ("bad-utf8", "1007"), ("invalid-close-code", "1002"),
+        ])
     func violations(path: String, code: String) async throws {
         let socket = try await open(path)
         let (messages, error) = await socket.collect()

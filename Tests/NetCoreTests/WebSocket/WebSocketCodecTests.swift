@@ -89,9 +89,11 @@ struct WebSocketCodecTests {
         #expect(violation(Self.serverFrame(0x2, [UInt8](repeating: 0, count: 255)), allowance: 255) == nil)
     }
 
-    @Test("Reserved bits, reserved opcodes and masked server frames fail with 1002", arguments: [
-        [0xC1, 0x00], [0xA1, 0x00], [0x91, 0x00], [0x83, 0x00], [0x87, 0x00], [0x8B, 0x00], [0x8F, 0x00], [0x81, 0x81, 1, 2, 3, 4, 0x61],
-    ] as [[UInt8]])
+    @Test(
+        "Reserved bits, reserved opcodes and masked server frames fail with 1002",
+        arguments: [
+            [0xC1, 0x00], [0xA1, 0x00], [0x91, 0x00], [0x83, 0x00], [0x87, 0x00], [0x8B, 0x00], [0x8F, 0x00], [0x81, 0x81, 1, 2, 3, 4, 0x61],
+        ] as [[UInt8]])
     func protocolErrors(bytes: [UInt8]) {
         #expect(violation(bytes)?.code == .protocolError)
     }

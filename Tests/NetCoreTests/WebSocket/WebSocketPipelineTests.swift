@@ -54,10 +54,11 @@ struct WebSocketPipelineTests {
     @Test("A 401 answer runs failure, which may refresh and retry; the second handshake upgrades")
     func unauthorizedIsRetried() async throws {
         let attempts = Locked(0)
-        let transport = WebSocketStubTransport(answer: { request in
-            attempts.withLock { $0 += 1 }
-            return request.headers["Authorization"] == "Bearer fresh" ? nil : Response(statusCode: 401, request: request)
-        }, conversation: { _ in })
+        let transport = WebSocketStubTransport(
+            answer: { request in
+                attempts.withLock { $0 += 1 }
+                return request.headers["Authorization"] == "Bearer fresh" ? nil : Response(statusCode: 401, request: request)
+            }, conversation: { _ in })
         let token = Locked("stale")
         var plugin = RecordingPlugin("refresh", Recorder())
         plugin.onPrepare = { request in
@@ -102,7 +103,10 @@ struct WebSocketPipelineTests {
     @Test("Compression is refused clearly before anything is sent")
     func compressionRefused() async {
         let sent = Locked(false)
-        let transport = WebSocketStubTransport(answer: { _ in sent.withLock { $0 = true }; return nil }, conversation: { _ in })
+        let transport = WebSocketStubTransport(
+            answer: { _ in
+                sent.withLock { $0 = true }; return nil
+            }, conversation: { _ in })
         await #expect {
             _ = try await Provider<TestTarget>(transport: transport).webSocket(target(), configuration: WebSocketConfiguration(compression: true))
         } throws: { error in

@@ -44,7 +44,8 @@ struct WebSocketStateMachineTests {
     @Test("Fragments are joined, with pings between them answered at once")
     func fragmentsWithInterleavedPing() {
         var machine = machine()
-        let bytes = frame(0x1, Array("Hel".utf8), fin: false) + frame(0x9, [7]) + frame(0x0, Array("lo".utf8), fin: false)
+        let bytes =
+            frame(0x1, Array("Hel".utf8), fin: false) + frame(0x9, [7]) + frame(0x0, Array("lo".utf8), fin: false)
             + frame(0xA, [8]) + frame(0x0, [], fin: true)
         #expect(step(machine.received(bytes)) == [.write(clientFrame(.pong, [7])), .pongReceived([8]), .deliver(.text("Hello"))])
     }
@@ -100,8 +101,9 @@ struct WebSocketStateMachineTests {
         #expect(machine.closeCode == .noStatusReceived)
     }
 
-    @Test("Close codes the protocol forbids, a one-byte close and a non-UTF-8 reason fail the connection",
-          arguments: [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535] as [UInt16])
+    @Test(
+        "Close codes the protocol forbids, a one-byte close and a non-UTF-8 reason fail the connection",
+        arguments: [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535] as [UInt16])
     func invalidCloseCodes(code: UInt16) {
         var machine = machine()
         #expect(failure(step(machine.received(frame(0x8, closePayload(code))))) == .protocolError)
@@ -169,7 +171,10 @@ struct WebSocketStateMachineTests {
     func violationWhileClosing() {
         var machine = machine()
         _ = machine.close(code: .normalClosure, reason: "")
-        #expect(step(machine.received([0xF1, 0x00])) == [.closeTransport, .fail(.violation(WebSocketProtocolViolation(.protocolError, "a frame set reserved bits no extension was negotiated for")))])
+        #expect(
+            step(machine.received([0xF1, 0x00])) == [
+                .closeTransport, .fail(.violation(WebSocketProtocolViolation(.protocolError, "a frame set reserved bits no extension was negotiated for"))),
+            ])
     }
 
     @Test("Frames after a violation in the same read are ignored, and the buffer is dropped")
