@@ -1,4 +1,4 @@
-// The code of the article "WebSocket" (Sources/NetCore/NetCore.docc/WebSocket.md):
+// The code of the article "WebSocket" (Sources/NetCore/NetCore.docc/UsingWebSockets.md):
 // ArticleTwinTests requires this file to open with the article's first block and to import
 // nothing else.
 import Foundation
