@@ -17,7 +17,7 @@
                     CurlWebSocketLoop(channel: channel, request: request, handshake: handshake, settings: configuration, transport: settings).run()
                 }
                 thread.name = "NetKit.WebSocket"
-                thread.stackSize = 256 * 1024
+                thread.stackSize = 1 << 20
                 thread.start()
             }
         }
