@@ -40,6 +40,9 @@
 #                                             terminates TLS itself with the mTLS servers' certificate (signed by
 #                                             NETKIT_MTLS_CA), asks for a client certificate; GET /status counts them
 #   NETKIT_MTLS_PIN      base64 SHA-256 of the SPKI of the mTLS servers' (and the intercepting proxy's) cert
+#   NETKIT_WS_URL        ws://127.0.0.1:P     scripts/ws_echo_server.py (python3-websockets), plain
+#   NETKIT_WSS_URL       wss://127.0.0.1:P    the same over TLS with nginx's certificate (NETKIT_TLS_CERT)
+#   NETKIT_WS_FAULT_URL  ws://127.0.0.1:P     scripts/ws_fault_server.py: hostile WebSocket peers
 #   NETKIT_REQUIRE_SERVERS=1
 #   NETKIT_SERVERS_DIR   the temporary directory (logs, config, cert); removed by netkit_stop_servers
 # The same exports are written to "$NETKIT_SERVERS_DIR/env.sh".
@@ -152,6 +155,13 @@ netkit_install_deps() {
     else need_h2_pip=1   # NETKIT_PYTHON is another python (a venv...): pip installs into it
     fi
   fi
+  # scripts/ws_echo_server.py needs the websockets package (Debian's python3-websockets, or pip).
+  local need_ws_pip=0
+  if ! "$(_netkit_python)" -c 'import websockets' >/dev/null 2>&1; then
+    if [ "$(_netkit_python)" = /usr/bin/python3 ] || ! [ -x "$(_netkit_python)" ]; then pkgs+=(python3-websockets)
+    else need_ws_pip=1
+    fi
+  fi
   if [ "$bench" -eq 1 ]; then
     command -v wrk >/dev/null 2>&1 || pkgs+=(wrk)
     [ -x /usr/bin/time ] || pkgs+=(time)
@@ -159,7 +169,7 @@ netkit_install_deps() {
   local need_httpbin=0
   _netkit_httpbin_gunicorn >/dev/null 2>&1 || need_httpbin=1
 
-  if [ "${#pkgs[@]}" -eq 0 ] && [ "$need_httpbin" -eq 0 ] && [ "$need_h2_pip" -eq 0 ]; then
+  if [ "${#pkgs[@]}" -eq 0 ] && [ "$need_httpbin" -eq 0 ] && [ "$need_h2_pip" -eq 0 ] && [ "$need_ws_pip" -eq 0 ]; then
     return 0
   fi
   if [ "${#pkgs[@]}" -gt 0 ]; then
@@ -167,6 +177,9 @@ netkit_install_deps() {
     # pkg-config may have been installed just now; re-check libcurl headers.
     _netkit_have_libcurl_dev || { _netkit_die "libcurl development files still missing"; return 1; }
     _netkit_have_libssl_dev || { _netkit_die "OpenSSL development files (libssl-dev) still missing"; return 1; }
+  fi
+  if [ "$need_ws_pip" -eq 1 ]; then
+    "$(_netkit_python)" -m pip install -q websockets || { _netkit_die "pip install websockets failed"; return 1; }
   fi
   if [ "$need_h2_pip" -eq 1 ]; then
     _netkit_log "h2: pip install into $(_netkit_python)"
@@ -464,8 +477,17 @@ EOF
   _netkit_start_py_server h2_fault_server.py h2fault p_h2fault "$ngx/cert.pem" "$ngx/key.pem" || return 1
   local pid_h2fault="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
 
+  # WebSocket echo servers (ws://, wss:// with nginx's certificate) and the hostile WebSocket peers.
+  local p_ws p_wss p_wsfault
+  _netkit_start_py_server ws_echo_server.py ws p_ws || return 1
+  local pid_ws="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+  _netkit_start_py_server ws_echo_server.py wss p_wss "$ngx/cert.pem" "$ngx/key.pem" || return 1
+  local pid_wss="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+  _netkit_start_py_server ws_fault_server.py wsfault p_wsfault || return 1
+  local pid_wsfault="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
+
   # --- e) tinyproxy: open, and with BasicAuth user/pass; CONNECT only to the TLS servers' ports --
-  _netkit_start_tinyproxy "$tinyproxy" proxy "$p_proxy" "" "$p_tls" "$p_mtls" "$p_strict" "$p_h2fault" || return 1
+  _netkit_start_tinyproxy "$tinyproxy" proxy "$p_proxy" "" "$p_tls" "$p_mtls" "$p_strict" "$p_h2fault" "$p_ws" "$p_wss" || return 1
   local pid_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
   _netkit_start_tinyproxy "$tinyproxy" auth_proxy "$p_auth_proxy" "BasicAuth user pass" "$p_tls" "$p_mtls" "$p_strict" "$p_h2fault" || return 1
   local pid_auth_proxy="${NETKIT_SERVER_PIDS[${#NETKIT_SERVER_PIDS[@]}-1]}"
@@ -508,6 +530,9 @@ EOF
   export NETKIT_AUTH_SOCKS_URL="socks5h://127.0.0.1:$p_auth_socks"
   export NETKIT_INTERCEPT_PROXY_URL="http://127.0.0.1:$p_intercept"
   export NETKIT_MTLS_PIN="$mtls_pin"
+  export NETKIT_WS_URL="ws://127.0.0.1:$p_ws"
+  export NETKIT_WSS_URL="wss://127.0.0.1:$p_wss"
+  export NETKIT_WS_FAULT_URL="ws://127.0.0.1:$p_wsfault"
   export NETKIT_REQUIRE_SERVERS=1
 
   # --- readiness --------------------------------------------------------------------------------
@@ -517,6 +542,9 @@ EOF
   _netkit_wait_http "$NETKIT_FAULT_URL/healthz" 20 "fault server" "$pid_fault" || return 1
   _netkit_wait_http "$NETKIT_H2_FAULT_URL/ok" 20 "HTTP/2 fault server" "$pid_h2fault" -k --http2 || return 1
   _netkit_wait_http "$NETKIT_SINK_URL/healthz" 20 "upload sink" "$pid_sink" || return 1
+  _netkit_wait_http "http://127.0.0.1:$p_ws/healthz" 20 "WebSocket echo server" "$pid_ws" || return 1
+  _netkit_wait_http "https://127.0.0.1:$p_wss/healthz" 20 "WebSocket echo server (TLS)" "$pid_wss" --cacert "$NETKIT_TLS_CERT" || return 1
+  _netkit_wait_http "http://127.0.0.1:$p_wsfault/healthz" 20 "WebSocket fault server" "$pid_wsfault" || return 1
   _netkit_wait_http "$NETKIT_MTLS_URL/whoami" 20 "nginx (mutual TLS)" "$pid_nginx" \
     --cacert "$NETKIT_MTLS_CA" --cert "$NETKIT_CLIENT_CERT" --key "$NETKIT_CLIENT_KEY" || return 1
   _netkit_wait_http "$NETKIT_MTLS_STRICT_URL/" 20 "strict mutual-TLS server" "$pid_strict" \
@@ -536,7 +564,8 @@ EOF
              NETKIT_FAULT_URL NETKIT_H2_FAULT_URL NETKIT_SINK_URL NETKIT_WEBROOT NETKIT_MTLS_URL \
              NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 \
              NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
-             NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
+             NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN NETKIT_WS_URL NETKIT_WSS_URL NETKIT_WS_FAULT_URL \
+             NETKIT_REQUIRE_SERVERS NETKIT_SERVERS_DIR; do
       printf 'export %s=%q\n' "$v" "${!v}"
     done
   } >"$dir/env.sh"
@@ -548,7 +577,7 @@ netkit_print_servers() {
            NETKIT_SINK_URL NETKIT_TLS_CERT NETKIT_TLS_PIN NETKIT_WEBROOT NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL \
            NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT \
            NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL NETKIT_SOCKS_URL NETKIT_AUTH_SOCKS_URL \
-           NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN; do
+           NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN NETKIT_WS_URL NETKIT_WSS_URL NETKIT_WS_FAULT_URL; do
     printf '  %-24s %s\n' "$v" "${!v:-}"
   done
 }
@@ -592,6 +621,6 @@ netkit_stop_servers() {
         NETKIT_REQUIRE_SERVERS \
         NETKIT_MTLS_URL NETKIT_MTLS_STRICT_URL NETKIT_MTLS_CA NETKIT_CLIENT_CERT NETKIT_CLIENT_KEY \
         NETKIT_CLIENT_P12 NETKIT_OTHER_CLIENT_CERT NETKIT_OTHER_CLIENT_KEY NETKIT_PROXY_URL NETKIT_AUTH_PROXY_URL \
-        NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN
+        NETKIT_INTERCEPT_PROXY_URL NETKIT_MTLS_PIN NETKIT_WS_URL NETKIT_WSS_URL NETKIT_WS_FAULT_URL
   return 0
 }

@@ -33,3 +33,4 @@ if wants("plugins") { try await pluginBenchmark(total: requests) }
 if wants("batch") { try await batchBenchmark() }
 if wants("memory") { try await memoryBenchmark() }
 if wants("download") { try await downloadBenchmark() }
+if wants("websocket") { try await webSocketBenchmark(total: requests) }

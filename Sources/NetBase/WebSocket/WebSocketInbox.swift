@@ -1,0 +1,107 @@
+/// Received WebSocket messages waiting for their reader, with back-pressure: the connection asks
+/// ``hasRoom`` before reading more from the socket and is called back (``onRoom``) when the
+/// reader took enough. Memory stays bounded by ``capacity`` bytes (plus one message).
+package final class WebSocketInbox: Sendable {
+    private struct State {
+        var queue: [WebSocket.Message] = []
+        var head = 0
+        var queuedBytes = 0
+        var end: NetworkError?? = .none
+        var waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+        var onRoom: (@Sendable () -> Void)?
+    }
+
+    /// How many bytes may wait unread before the connection stops reading.
+    package let capacity: Int
+    private let state = Locked(State())
+
+    package init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Whether fewer than ``capacity`` bytes wait.
+    package var hasRoom: Bool { state.withLock { $0.queuedBytes < capacity } }
+
+    /// Called once, from the reader's task, the next time a read makes room.
+    package func onRoom(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onRoom = handler }
+    }
+
+    /// Hands `message` to the reader; returns whether there is still room.
+    @discardableResult
+    package func yield(_ message: WebSocket.Message) -> Bool {
+        let waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+        let room: Bool
+        (waiter, room) = state.withLock { state in
+            guard case .none = state.end else { return (nil, false) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (waiter, state.queuedBytes < capacity)
+            }
+            state.queue.append(message)
+            state.queuedBytes += message.byteCount
+            return (nil, state.queuedBytes < capacity)
+        }
+        waiter?.resume(returning: message)
+        return room
+    }
+
+    /// Ends the messages after the queued ones: normally (`nil`) or with `error`. Only the first end counts.
+    package func finish(throwing error: NetworkError? = nil) {
+        let waiter = state.withLock { state -> CheckedContinuation<WebSocket.Message?, any Error>? in
+            guard case .none = state.end else { return nil }
+            state.end = .some(error)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+    }
+
+    /// The next message, `nil` at a normal end, or the error the connection failed with.
+    package func next() async throws -> WebSocket.Message? {
+        if let ready = take(waiter: nil) { return try ready.get() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let ready = take(waiter: continuation) { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(throwing: NetworkError.cancelled)
+        }
+    }
+
+    /// What a read gets now (a message, the end, or cancellation); otherwise `waiter` (if any)
+    /// is stored for ``yield(_:)`` or ``finish(throwing:)`` and the answer is `nil`.
+    private func take(
+        waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+    ) -> Result<WebSocket.Message?, any Error>? {
+        let (answer, room) = state.withLock { state -> (Result<WebSocket.Message?, any Error>?, (@Sendable () -> Void)?) in
+            if state.head < state.queue.count {
+                let message = state.queue[state.head]
+                state.head += 1
+                state.queuedBytes -= message.byteCount
+                if state.head == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                var room: (@Sendable () -> Void)?
+                if state.queuedBytes < capacity {
+                    room = state.onRoom
+                    state.onRoom = nil
+                }
+                return (.success(message), room)
+            }
+            if case .some(let error) = state.end {
+                return (error.map { .failure($0) } ?? .success(nil), nil)
+            }
+            if Task.isCancelled { return (.failure(NetworkError.cancelled), nil) }
+            if let waiter { state.waiter = waiter }
+            return (nil, nil)
+        }
+        room?()
+        return answer
+    }
+}

@@ -1,0 +1,255 @@
+#if canImport(CCurl)
+    import NetBase
+    import CCurl
+    import Foundation
+
+    /// One curl WebSocket's I/O thread: connects through libcurl, runs the handshake, then moves
+    /// frames between the socket and ``WebSocketConnectionStateMachine`` until the connection
+    /// ends. Only this thread touches the easy handle, the machine and the buffers.
+    ///
+    /// Memory stays bounded: the socket is read only while the reader's inbox has room and
+    /// fewer than ``outgoingLimit`` bytes wait to be written (a ping flood whose pongs the peer
+    /// does not read stops being read too); a frame's payload is kept only within the maximum
+    /// message size, checked from its header.
+    final class CurlWebSocketLoop {
+        /// Unsent bytes past which the socket is not read (so answers cannot pile up).
+        static let outgoingLimit = 1 << 20
+        let channel: CurlWebSocketChannel
+        let request: Request
+        private let handshake: WebSocketHandshake
+        private let settings: WebSocketConfiguration
+        private let transport: CurlTransport.Configuration
+        private var machine: WebSocketConnectionStateMachine
+        private var outgoing: [UInt8] = []
+        /// How much of `outgoing` went out.
+        private var written = 0
+        /// Bytes ever queued and ever written, which senders' positions refer to.
+        private var queuedTotal = 0
+        private var writtenTotal = 0
+        /// Senders waiting for their frame to be written, by the offset in `outgoing` it ends at.
+        private var sends: [(end: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        private var pings: [CheckedContinuation<Void, any Error>] = []
+        private var closers: [CheckedContinuation<Void, Never>] = []
+        private var closeDeadline: ContinuousClock.Instant?
+        private var nextPing: ContinuousClock.Instant?
+        private var closeSocket = false
+        private var waitingForRoom = false
+
+        init(
+            channel: CurlWebSocketChannel, request: Request, handshake: WebSocketHandshake, settings: WebSocketConfiguration,
+            transport: CurlTransport.Configuration
+        ) {
+            self.channel = channel
+            self.request = request
+            self.handshake = handshake
+            self.settings = settings
+            self.transport = transport
+            machine = WebSocketConnectionStateMachine(maximumMessageSize: settings.maximumMessageSize)
+        }
+
+        /// Runs the whole life of the connection on the calling (dedicated) thread.
+        func run() {
+            let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+            errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+            defer { errorBuffer.deallocate() }
+            let deadline = ContinuousClock.now + request.timeout
+            let socket: CurlWebSocketSocket
+            let first: [UInt8]
+            do {
+                socket = try CurlWebSocketConnect.connect(request, configuration: transport, channel: channel, errorBuffer: errorBuffer)
+                let response: Response
+                do {
+                    (response, first) = try exchangeHandshake(over: socket, by: deadline)
+                    guard response.statusCode == 101 else {
+                        curl_easy_cleanup(socket.easy)
+                        return finishWithoutConnection(.success(.answered(response)))
+                    }
+                    let subprotocol = try handshake.validate(status: 101, headers: response.headers)
+                    channel.opened(.success(.upgraded(response, subprotocol: subprotocol, connection: channel)))
+                } catch {
+                    curl_easy_cleanup(socket.easy)
+                    throw error
+                }
+            } catch {
+                return finishWithoutConnection(.failure(NetworkError(error)))
+            }
+            nextPing = settings.pingInterval.map { .now + $0 }
+            perform(machine.received(first))
+            exchangeFrames(over: socket)
+            curl_easy_cleanup(socket.easy)
+            finish()
+        }
+
+        private func finishWithoutConnection(_ result: Result<WebSocketOpening, NetworkError>) {
+            channel.opened(result)
+            channel.inbox.finish(throwing: WebSocketErrors.closed)
+            for command in channel.end() { refuse(command) }
+        }
+
+        // MARK: Frames
+
+        private func exchangeFrames(over socket: CurlWebSocketSocket) {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                for command in channel.takeCommands() { handle(command) }
+                flush(socket)
+                if closeSocket, written == outgoing.count || closeDeadline.map({ .now >= $0 }) ?? true { return }
+                var reads = 0
+                while mayRead, reads < 16, machine.phase != .closed {
+                    reads += 1
+                    switch socket.receive(into: &buffer) {
+                    case .moved(let count): perform(machine.received(buffer[..<count]))
+                    case .wouldBlock: reads = .max
+                    case .ended, .failed: perform(machine.connectionEnded())
+                    }
+                }
+                if closeSocket, written == outgoing.count { return }
+                if !channel.inbox.hasRoom, !waitingForRoom {
+                    waitingForRoom = true
+                    channel.inbox.onRoom { [channel] in channel.wake() }
+                    // The reader may have emptied the inbox before the callback was set.
+                    if channel.inbox.hasRoom { continue }
+                }
+                fireTimers()
+                if reads == .max || !mayRead || closeSocket {
+                    let deadline = [closeDeadline, nextPing].compactMap { $0 }.min()
+                    socket.wait(read: mayRead, write: written < outgoing.count, wake: channel.wakePipe.readDescriptor, until: deadline)
+                    fireTimers()
+                }
+            }
+        }
+
+        /// Whether the socket may be read now (back-pressure on both sides).
+        private var mayRead: Bool {
+            guard !closeSocket, machine.phase != .closed, outgoing.count - written < Self.outgoingLimit else { return false }
+            if channel.inbox.hasRoom {
+                waitingForRoom = false
+                return true
+            }
+            return false
+        }
+
+        private func fireTimers() {
+            let now = ContinuousClock.now
+            if let closeDeadline, now >= closeDeadline {
+                self.closeDeadline = nil
+                perform(machine.closeTimerFired())
+                closeSocket = true
+                dropOutgoing()
+            }
+            if let nextPing, now >= nextPing, let interval = settings.pingInterval {
+                self.nextPing = now + interval
+                if case .success(let bytes) = machine.ping(payload: []) { enqueue(bytes) }
+            }
+        }
+
+        private func flush(_ socket: CurlWebSocketSocket) {
+            writing: while written < outgoing.count {
+                switch socket.send(outgoing, from: written) {
+                case .moved(let count):
+                    written += count
+                    writtenTotal += count
+                case .wouldBlock: break writing
+                case .ended, .failed:
+                    perform(machine.connectionEnded())
+                    dropOutgoing()
+                    return
+                }
+            }
+            if written == outgoing.count {
+                outgoing.removeAll(keepingCapacity: outgoing.capacity <= 64 * 1024)
+                written = 0
+            } else if written >= 64 * 1024 {
+                outgoing.removeFirst(written)
+                written = 0
+            }
+            while let first = sends.first, first.end <= writtenTotal {
+                sends.removeFirst()
+                first.continuation.resume()
+            }
+        }
+
+        /// Forgets what was not written (the connection is gone); its senders get an error.
+        private func dropOutgoing() {
+            outgoing = []
+            written = 0
+            for send in sends { send.continuation.resume(throwing: WebSocketErrors.closed) }
+            sends = []
+        }
+
+        private func enqueue(_ bytes: [UInt8]) {
+            outgoing += bytes
+            queuedTotal += bytes.count
+        }
+
+        // MARK: Commands and actions
+
+        private func handle(_ command: CurlWebSocketChannel.Command) {
+            switch command {
+            case .send(let message, let continuation):
+                switch machine.send(message) {
+                case .success(let bytes):
+                    enqueue(bytes)
+                    sends.append((queuedTotal, continuation))
+                case .failure: continuation.resume(throwing: WebSocketErrors.closed)
+                }
+            case .ping(let continuation):
+                switch machine.ping(payload: []) {
+                case .success(let bytes):
+                    enqueue(bytes)
+                    pings.append(continuation)
+                case .failure: continuation.resume(throwing: WebSocketErrors.closed)
+                }
+            case .close(let code, let reason, let continuation):
+                closers.append(continuation)
+                perform(machine.close(code: code, reason: reason))
+            case .abandon:
+                perform(machine.close(code: .goingAway, reason: ""))
+            }
+        }
+
+        private func perform(_ actions: [WebSocketConnectionStateMachine.Action]) {
+            for action in actions {
+                switch action {
+                case .write(let bytes): enqueue(bytes)
+                case .deliver(let message): channel.inbox.yield(message)
+                case .pongReceived:
+                    for ping in pings { ping.resume() }
+                    pings = []
+                case .startCloseTimer: closeDeadline = .now + settings.closeTimeout
+                case .closeTransport:
+                    closeSocket = true
+                    // Our close frame (or its echo) gets until the close timeout to go out.
+                    if closeDeadline == nil { closeDeadline = .now + settings.closeTimeout }
+                case .finish:
+                    channel.closed(code: machine.closeCode, reason: machine.closeReason)
+                    channel.inbox.finish()
+                case .fail(let failure):
+                    channel.closed(code: machine.closeCode, reason: machine.closeReason)
+                    channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: settings.maximumMessageSize))
+                }
+            }
+        }
+
+        /// The connection ended: every waiter gets its answer.
+        private func finish() {
+            channel.closed(code: machine.closeCode ?? .abnormalClosure, reason: machine.closeReason)
+            channel.inbox.finish(throwing: WebSocketErrors.lost)
+            for command in channel.end() { refuse(command) }
+            for send in sends { send.continuation.resume(throwing: WebSocketErrors.closed) }
+            for ping in pings { ping.resume(throwing: WebSocketErrors.closed) }
+            for closer in closers { closer.resume() }
+            sends = []
+            pings = []
+            closers = []
+        }
+
+        private func refuse(_ command: CurlWebSocketChannel.Command) {
+            switch command {
+            case .send(_, let continuation), .ping(let continuation): continuation.resume(throwing: WebSocketErrors.closed)
+            case .close(_, _, let continuation): continuation.resume()
+            case .abandon: break
+            }
+        }
+    }
+#endif

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import NetBase
+
+/// The bounded queue between a WebSocket's connection and its reader (back-pressure).
+@Suite("WebSocket inbox")
+struct WebSocketInboxTests {
+    @Test("The inbox has no room once its capacity waits unread, and calls back when a read makes room")
+    func backPressure() async throws {
+        let inbox = WebSocketInbox(capacity: 4)
+        let called = Locked(0)
+        #expect(inbox.yield(.binary(Data([1, 2]))))
+        #expect(!inbox.yield(.binary(Data([3, 4]))), "4 bytes wait: no room")
+        #expect(!inbox.hasRoom)
+        inbox.onRoom { called.withLock { $0 += 1 } }
+        #expect(try await inbox.next() == .binary(Data([1, 2])))
+        #expect(called.withLock { $0 } == 1)
+        #expect(inbox.hasRoom)
+        #expect(try await inbox.next() == .binary(Data([3, 4])))
+        #expect(called.withLock { $0 } == 1, "the callback runs once")
+    }
+
+    @Test("Queued messages are read before the end, and an error end throws after them")
+    func endAfterQueued() async throws {
+        let inbox = WebSocketInbox(capacity: 100)
+        inbox.yield(.text("a"))
+        inbox.finish(throwing: .timedOut)
+        inbox.finish()
+        #expect(try await inbox.next() == .text("a"))
+        await #expect(throws: NetworkError.self) { try await inbox.next() }
+        #expect(!inbox.yield(.text("late")))
+    }
+
+    @Test("A waiting reader gets the next message or the end; cancelling it throws cancelled")
+    func waitingReader() async throws {
+        let inbox = WebSocketInbox(capacity: 100)
+        async let first = inbox.next()
+        inbox.yield(.text("x"))
+        #expect(try await first == .text("x"))
+        let waiting = Task { try await inbox.next() }
+        waiting.cancel()
+        await #expect(throws: NetworkError.self) { try await waiting.value }
+        inbox.finish()
+        #expect(try await inbox.next() == nil)
+    }
+}
