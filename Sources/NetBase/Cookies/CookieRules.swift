@@ -2,7 +2,7 @@ import Foundation
 
 /// The storage rules of RFC 6265 §5.3 (with the `Secure` rules of RFC 6265bis): whether a
 /// `Set-Cookie` line received from a URL may be kept, and as which ``Cookie``.
-enum CookieRules {
+package enum CookieRules {
     /// The longest lifetime a cookie gets, however far its `Max-Age` or `Expires` lies (400 days,
     /// as RFC 6265bis asks).
     static let maxLifetime: TimeInterval = 400 * 86_400
@@ -38,6 +38,25 @@ enum CookieRules {
         return Cookie(
             name: line.name, value: line.value, domain: domain, path: path, isHostOnly: hostOnly, isSecure: line.secure,
             isHTTPOnly: line.httpOnly, expiresAt: expiry(of: line, at: now), createdAt: now)
+    }
+
+    /// The cookie a `Set-Cookie` field makes when received from `url` at `now` by every rule of
+    /// the jar (§5.2 parsing, §5.3 storage, public suffixes, prefixes), or `nil` when it must be
+    /// ignored: for cookie stores kept outside a ``CookieJar`` (a session's `HTTPCookieStorage`).
+    package static func cookie(fromSetCookieField field: String, receivedFrom url: URL, at now: Date) -> Cookie? {
+        SetCookieLine.parse(Substring(field)).flatMap { cookie(from: $0, receivedFrom: url, at: now) }
+    }
+
+    /// Whether a cookie with these attributes goes with a request to `url` at `now` (RFC 6265
+    /// §5.4: domain, path, `Secure` only over https, not expired), for stores kept outside a
+    /// ``CookieJar``. `domain` may carry a leading dot (a domain cookie) or not (host-only).
+    package static func isSent(domain: String, path: String, isSecure: Bool, expiresAt: Date?, to url: URL, at now: Date) -> Bool {
+        guard let host = CookieDomain.host(of: url) else { return false }
+        if isSecure, !Self.isSecure(url) { return false }
+        if let expiresAt, expiresAt <= now { return false }
+        let lowered = domain.lowercased()
+        let domainMatches = lowered.hasPrefix(".") ? CookieDomain.matches(host: host, domain: String(lowered.dropFirst())) : host == lowered
+        return domainMatches && CookieDomain.pathMatches(CookieDomain.requestPath(of: url), cookiePath: path)
     }
 
     /// Whether `url` is a secure origin (https).
