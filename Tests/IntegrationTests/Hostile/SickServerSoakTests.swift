@@ -60,11 +60,13 @@ struct SickServerSoakTests {
         let fault = try TestServers.require("NETKIT_FAULT_URL")
         let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let descriptorsBefore = ProcessProbe.openDescriptors()
-        // The same 64 callers with healthy calls only, on a transport of their own, at the same
-        // time: what this machine (shared with the hostile servers, and perhaps with a build)
-        // makes such calls wait right now. The bounds below measure what the sick transfers add
-        // on top of that floor, not the machine's load.
-        async let reference = Self.load(fault: fault, nginx: nginx, sick: false)
+        // Healthy calls only, from 8 callers on a transport of their own, at the same time: what
+        // this machine (shared with the hostile servers, and perhaps with a build) makes a call
+        // wait right now. The bounds below allow for that floor on top of what sick transfers
+        // may add. On a machine whose cores are taken by other work, healthy calls on the sick
+        // transport still wait far longer than this floor (the engine's bulk transfers get the
+        // loop's share of a scarce CPU): a known limit of the engine, not of the test.
+        async let reference = Self.load(fault: fault, nginx: nginx, sick: false, callers: 8)
         let samples = await Self.load(fault: fault, nginx: nginx)
         let baseline = await reference.map(\.time).max() ?? .zero
         let healthy = samples.filter { !$0.sick }.map(\.time).sorted()
