@@ -57,6 +57,10 @@ public struct ProviderConfiguration: Sendable {
     /// redirect hop (see ``CookieJar``). Default `nil`: no cookie is kept, and only a `Cookie`
     /// header you set is sent. Opt in with `configuration.cookieJar = CookieJar()`.
     public var cookieJar: CookieJar?
+    /// Who sees every call's ``NetworkEvent``s (started, attempts, retries, redirects, cache
+    /// decisions, outcomes, ended). Default: none, and then no event is made. Plugins that conform
+    /// to ``NetworkEventObserver`` are added by the provider.
+    public var eventObservers: [any NetworkEventObserver] = []
 
     /// Creates a configuration; every argument has a default.
     public init(
