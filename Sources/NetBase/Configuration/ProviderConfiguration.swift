@@ -61,6 +61,9 @@ public struct ProviderConfiguration: Sendable {
     /// decisions, outcomes, ended). Default: none, and then no event is made. Plugins that conform
     /// to ``NetworkEventObserver`` are added by the provider.
     public var eventObservers: [any NetworkEventObserver] = []
+    /// The observers a package-trait integration installs (`logger`, `metrics`), by integration
+    /// name, so that setting one again replaces it.
+    package var integrationObservers: [String: any NetworkEventObserver] = [:]
 
     /// Creates a configuration; every argument has a default.
     public init(

@@ -2,6 +2,12 @@ import NetBase
 import Foundation
 
 extension Pipeline {
+    /// The provider's observers and those of the task that starts the call (``TaskEventObservers``).
+    var callObservers: [any NetworkEventObserver] {
+        let added = TaskEventObservers.current
+        return added.isEmpty ? observers : observers + added
+    }
+
     /// How a call's attempts ended.
     enum CallEnd<Attempt> {
         /// The request could not be built; nothing was sent (`didReceive` has seen it).
@@ -25,7 +31,7 @@ extension Pipeline {
         abandon: (Attempt, Result<Response, NetworkError>, Request) async -> Void = { _, _, _ in }
     ) async -> CallEnd<Attempt> {
         let id = RequestIdentifier.next()
-        let storage = CallStorage(cancellation: cancellation, observers: observers)
+        let storage = CallStorage(cancellation: cancellation, observers: callObservers)
         var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var number = 1

@@ -19,7 +19,10 @@ struct Pipeline: Sendable {
         self.plugins = plugins
         self.configuration = configuration
         self.builder = RequestBuilder(configuration: configuration)
-        self.observers = configuration.eventObservers + observers
+        self.observers =
+            configuration.eventObservers
+            + configuration.integrationObservers.sorted { $0.key < $1.key }.map(\.value)
+            .filter { ($0 as? any IntegrationObserver)?.isActive ?? true } + observers
     }
 
     /// Runs one call. Its deadline (the request's `timeout`, counted from the moment the first
