@@ -85,7 +85,10 @@ let package = Package(
         .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch", "NetTestSupport"]),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport"]
+            dependencies: [
+                "NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport", "NetOpenAPI",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
         ),
         // The trait-gated suites (empty in a default build); CI runs them with every trait on.
         .testTarget(

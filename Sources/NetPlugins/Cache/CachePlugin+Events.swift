@@ -3,9 +3,9 @@ import NetCore
 
 extension CachePlugin {
     /// Answers from the cache or lets the request go on (see ``CachePolicy``), and reports the
-    /// decision to the call's observers: ``NetworkEvent/Kind/cacheHit`` for a stored answer (a
-    /// provisional one included), ``NetworkEvent/Kind/cacheMiss`` when nothing usable is stored.
-    /// A conditional request for a stored entry reports ``NetworkEvent/Kind/cacheRevalidated``
+    /// decision to the call's observers: ``/NetCore/NetworkEvent/Kind/cacheHit`` for a stored answer (a
+    /// provisional one included), ``/NetCore/NetworkEvent/Kind/cacheMiss`` when nothing usable is stored.
+    /// A conditional request for a stored entry reports ``/NetCore/NetworkEvent/Kind/cacheRevalidated``
     /// when its `304` arrives, and nothing before.
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         let action: PrepareAction
