@@ -58,6 +58,14 @@
             }
             #expect(NetworkMetrics.targetLabel(Item(id: "42")) == "Item")
             #expect(NetworkMetrics.targetLabel(AnyTarget(Bin.status(500))) == "Bin.status")
+            struct Operation: MetricsLabeledTarget {
+                var baseURL: URL { URL(string: "https://example.com")! }
+                var path: String { "/orders/42" }
+                var method: HTTPMethod { .post }
+                var content: RequestContent { .plain }
+                var metricsLabel: String { "Orders.create" }
+            }
+            #expect(NetworkMetrics.targetLabel(Operation()) == "Orders.create")
         }
     }
 #endif

@@ -68,9 +68,11 @@
             }
         }
 
-        /// `Type.case` for an enum target, the type name for any other (its path may hold ids).
+        /// `Type.case` for an enum target, a ``MetricsLabeledTarget``'s own label, the type name for
+        /// any other (its path may hold ids).
         static func targetLabel(_ target: any TargetType) -> String {
             if let erased = target as? AnyTarget { return targetLabel(erased.base) }
+            if let labeled = target as? any MetricsLabeledTarget { return labeled.metricsLabel }
             let typeName = String(describing: type(of: target))
             let mirror = Mirror(reflecting: target)
             guard mirror.displayStyle == .enum else { return typeName }
@@ -101,6 +103,13 @@
             let (seconds, attoseconds) = duration.components
             return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         }
+    }
+
+    /// A target that is not an enum but still has a bounded name for the `target` label of
+    /// ``NetworkMetrics`` (an OpenAPI operation id, say). Never return a value that varies per call.
+    public protocol MetricsLabeledTarget: TargetType {
+        /// The `target` label, such as `Orders.create`.
+        var metricsLabel: String { get }
     }
 
     extension ProviderConfiguration {
