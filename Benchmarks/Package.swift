@@ -1,11 +1,17 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // The benchmarks live in their own package so the library itself stays dependency-free.
 let package = Package(
     name: "NetKitBenchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "NetKit", path: "..")],
+    dependencies: [
+        // Every trait on, for the observability row (logger, metrics and tracing on no-op backends).
+        .package(name: "NetKit", path: "..", traits: ["Logging", "Metrics", "Tracing"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+    ],
     targets: [
         .executableTarget(
             name: "NetBenchmarks",
@@ -14,6 +20,9 @@ let package = Package(
                 .product(name: "NetCurl", package: "NetKit"),
                 .product(name: "NetPlugins", package: "NetKit"),
                 .product(name: "NetBatch", package: "NetKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // libcurl's own floor for the curl benchmark's work, in C (run by NetBenchmarks).

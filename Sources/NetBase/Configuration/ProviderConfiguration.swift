@@ -63,7 +63,7 @@ public struct ProviderConfiguration: Sendable {
     public var eventObservers: [any NetworkEventObserver] = []
     /// The observers a package-trait integration installs (`logger`, `metrics`), by integration
     /// name, so that setting one again replaces it.
-    package var integrationObservers: [String: any NetworkEventObserver] = [:]
+    package var integrationObservers: [String: IntegrationObserver] = [:]
 
     /// Creates a configuration; every argument has a default.
     public init(

@@ -30,7 +30,7 @@
     /// known `http.response.status_code`, `netkit.duration_ms`, `error.type`. Every value goes
     /// through NetKit's redaction model: URLs lose userinfo and secret query values, errors are
     /// described without secrets, targets are named by type and case only.
-    struct LoggingObserver: IntegrationObserver {
+    struct LoggingObserver: NetworkEventObserver {
         /// The provider's logger; nil while only levels are set.
         var logger: Logger?
         var levels: NetworkLogLevels
@@ -50,8 +50,21 @@
                 guard callLogger == nil, let logger else { return }
                 target = logger
             }
-            let (level, message) = Self.line(for: event.kind, levels: levels)
+            // The level first: a line below the logger's level costs no string and no metadata.
+            let level = Self.level(of: event.kind, levels: levels)
+            guard target.logLevel <= level else { return }
+            let (_, message) = Self.line(for: event.kind, levels: levels)
             target.log(level: level, "\(message)", metadata: Self.metadata(event))
+        }
+
+        /// The level of an event, without building its text.
+        static func level(of kind: NetworkEvent.Kind, levels: NetworkLogLevels) -> Logger.Level {
+            switch kind {
+            case .retryScheduled: levels.retry
+            case .callEnded(.success, _): levels.success
+            case .callEnded(.failure(let error), _): error.isCancellation ? levels.success : levels.failure
+            default: levels.detail
+            }
         }
 
         /// The level and text of an event.
@@ -127,8 +140,8 @@
         }
 
         private var loggingObserver: LoggingObserver {
-            get { integrationObservers["Logging"] as? LoggingObserver ?? LoggingObserver(levels: NetworkLogLevels()) }
-            set { integrationObservers["Logging"] = newValue }
+            get { integrationObservers["Logging"]?.observer as? LoggingObserver ?? LoggingObserver(levels: NetworkLogLevels()) }
+            set { integrationObservers["Logging"] = IntegrationObserver(newValue, isActive: newValue.isActive) }
         }
     }
 

@@ -19,53 +19,73 @@
     /// - `netkit_cache_total` {target, result}: `hit`, `miss`, `revalidated`.
     /// - `netkit_request_duration_seconds` {target, method, status}: a timer of whole calls.
     /// - `netkit_time_to_first_byte_seconds` {target, method}: a timer of each response's first byte.
-    /// - `netkit_requests_in_flight` {method}: a meter, up when a call starts, down when it ends.
-    public struct NetworkMetrics: IntegrationObserver {
+    /// - `netkit_requests_in_flight`: a meter, up when a call starts, down when it ends.
+    public struct NetworkMetrics: NetworkEventObserver {
         /// Prefixes every metric's label (`<prefix>_requests_total`). Default `"netkit"`.
-        public var prefix: String
+        public let prefix: String
         private let factory: any MetricsFactory
+        private let names: Names
+        private let inFlight: Meter
+
+        /// The metrics' labels, made once.
+        private struct Names: Sendable {
+            let requests, failures, retries, cache, duration, firstByte: String
+            init(_ prefix: String) {
+                requests = "\(prefix)_requests_total"
+                failures = "\(prefix)_failures_total"
+                retries = "\(prefix)_retries_total"
+                cache = "\(prefix)_cache_total"
+                duration = "\(prefix)_request_duration_seconds"
+                firstByte = "\(prefix)_time_to_first_byte_seconds"
+            }
+        }
 
         /// Creates metrics that go to `factory` (default: the bootstrapped `MetricsSystem.factory`).
         public init(prefix: String = "netkit", factory: any MetricsFactory = MetricsSystem.factory) {
             self.prefix = prefix
             self.factory = factory
+            names = Names(prefix)
+            inFlight = Meter(label: "\(prefix)_requests_in_flight", dimensions: [], factory: factory)
         }
-
-        package var isActive: Bool { true }
 
         /// Records `event` (called by the provider).
         public func observe(_ event: NetworkEvent) {
             let request = event.request
-            let target = Self.targetLabel(request.target)
             let method = request.method.rawValue
             switch event.kind {
             case .callStarted:
-                Meter(label: "\(prefix)_requests_in_flight", dimensions: [("method", method)], factory: factory).increment()
+                inFlight.increment()
             case .retryScheduled:
-                Counter(label: "\(prefix)_retries_total", dimensions: [("target", target), ("method", method)], factory: factory).increment()
+                Counter(label: names.retries, dimensions: [("target", Self.label(of: request)), ("method", method)], factory: factory).increment()
             case .cacheHit, .cacheMiss, .cacheRevalidated:
-                Counter(label: "\(prefix)_cache_total", dimensions: [("target", target), ("result", Self.cacheResult(event.kind))], factory: factory)
+                Counter(label: names.cache, dimensions: [("target", Self.label(of: request)), ("result", Self.cacheResult(event.kind))], factory: factory)
                     .increment()
             case .response(let response):
                 guard let firstByte = response.metrics?.timeToFirstByte else { return }
-                CoreMetrics.Timer(label: "\(prefix)_time_to_first_byte_seconds", dimensions: [("target", target), ("method", method)], factory: factory)
+                CoreMetrics.Timer(label: names.firstByte, dimensions: [("target", Self.label(of: request)), ("method", method)], factory: factory)
                     .recordNanoseconds(Self.nanoseconds(firstByte))
             case .callEnded(let result, let duration):
-                let status = Self.statusClass(result)
-                let dimensions = [("target", target), ("method", method), ("status", status)]
-                Counter(label: "\(prefix)_requests_total", dimensions: dimensions, factory: factory).increment()
-                CoreMetrics.Timer(label: "\(prefix)_request_duration_seconds", dimensions: dimensions, factory: factory).recordNanoseconds(
-                    Self.nanoseconds(duration))
+                let target = Self.label(of: request)
+                let dimensions = [("target", target), ("method", method), ("status", Self.statusClass(result))]
+                Counter(label: names.requests, dimensions: dimensions, factory: factory).increment()
+                CoreMetrics.Timer(label: names.duration, dimensions: dimensions, factory: factory).recordNanoseconds(Self.nanoseconds(duration))
                 if case .failure(let error) = result {
-                    Counter(
-                        label: "\(prefix)_failures_total", dimensions: [("target", target), ("method", method), ("code", error.code.rawValue)], factory: factory
-                    )
-                    .increment()
+                    Counter(label: names.failures, dimensions: [("target", target), ("method", method), ("code", error.code.rawValue)], factory: factory)
+                        .increment()
                 }
-                Meter(label: "\(prefix)_requests_in_flight", dimensions: [("method", method)], factory: factory).decrement()
+                inFlight.decrement()
             case .attemptStarted, .redirectFollowed, .failure:
                 break
             }
+        }
+
+        /// The call's `target` label, worked out once per call (reflection is not free) and kept
+        /// in its storage.
+        private static func label(of request: Request) -> String {
+            if let known = request.callStorage[TargetLabelKey.self] { return known }
+            let label = targetLabel(request.target)
+            request.callStorage[TargetLabelKey.self] = label
+            return label
         }
 
         /// `Type.case` for an enum target, a ``MetricsLabeledTarget``'s own label, the type name for
@@ -105,6 +125,11 @@
         }
     }
 
+    /// The `target` label of a call, once worked out.
+    private enum TargetLabelKey: RequestContextKey {
+        static let defaultValue: String? = nil
+    }
+
     /// A target that is not an enum but still has a bounded name for the `target` label of
     /// ``NetworkMetrics`` (an OpenAPI operation id, say). Never return a value that varies per call.
     public protocol MetricsLabeledTarget: TargetType {
@@ -115,8 +140,8 @@
     extension ProviderConfiguration {
         /// Where every call's counters and timers go (package trait `Metrics`). Default `nil`: none.
         public var metrics: NetworkMetrics? {
-            get { integrationObservers["Metrics"] as? NetworkMetrics }
-            set { integrationObservers["Metrics"] = newValue }
+            get { integrationObservers["Metrics"]?.observer as? NetworkMetrics }
+            set { integrationObservers["Metrics"] = newValue.map { IntegrationObserver($0) } }
         }
     }
 #endif

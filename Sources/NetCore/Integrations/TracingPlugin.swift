@@ -82,6 +82,7 @@
 
         /// The request's attributes (OpenTelemetry HTTP client conventions).
         private static func describe(_ request: Request, on span: any Span) {
+            guard span.isRecording else { return }
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["server.address"] = request.host
             if let port = request.url.port ?? request.url.scheme.flatMap(defaultPort(forScheme:)) { span.attributes["server.port"] = port }
@@ -90,6 +91,7 @@
 
         /// The outcome's attributes and status.
         private static func record(_ result: Result<Response, NetworkError>, on span: any Span) {
+            guard span.isRecording else { return }
             switch result {
             case .success(let response):
                 span.attributes["http.response.status_code"] = response.statusCode

@@ -21,8 +21,8 @@ struct Pipeline: Sendable {
         self.builder = RequestBuilder(configuration: configuration)
         self.observers =
             configuration.eventObservers
-            + configuration.integrationObservers.sorted { $0.key < $1.key }.map(\.value)
-            .filter { ($0 as? any IntegrationObserver)?.isActive ?? true } + observers
+            + configuration.integrationObservers.sorted { $0.key < $1.key }.map(\.value).filter(\.isActive).map(\.observer)
+            + observers
     }
 
     /// Runs one call. Its deadline (the request's `timeout`, counted from the moment the first
