@@ -1,8 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
-// NetKit has no package dependencies: Foundation, Dispatch, Synchronization and, on Linux,
-// the system libcurl and its OpenSSL are all it needs.
+// NetKit needs no package: Foundation, Dispatch, Synchronization and, on Linux, the system libcurl
+// and its OpenSSL are all it uses by default. The ecosystem integrations are package traits, all
+// off by default; a package used only under a disabled trait is not even fetched
+// (scripts/check-dependencies).
+//   .package(url: "https://github.com/…/NetKit", from: "…", traits: ["Logging", "Metrics", "Tracing", "OpenAPI"])
 let package = Package(
     name: "NetKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -12,7 +15,22 @@ let package = Package(
         .library(name: "NetBatch", targets: ["NetBatch"]),
         .library(name: "NetChain", targets: ["NetChain"]),
         .library(name: "NetCurl", targets: ["NetCurl"]),
+        .library(name: "NetOpenAPI", targets: ["NetOpenAPI"]),
         .executable(name: "NetDemo", targets: ["NetDemo"]),
+    ],
+    traits: [
+        .trait(name: "Logging", description: "NetKit's log lines and call events go to a swift-log Logger."),
+        .trait(name: "Metrics", description: "Counters and timers of every call go to swift-metrics."),
+        .trait(name: "Tracing", description: "A swift-distributed-tracing client span per call, its context in the headers."),
+        .trait(name: "OpenAPI", description: "NetOpenAPI: NetKitTransport, a swift-openapi-runtime ClientTransport."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Values and contracts every layer shares: targets, requests, responses, errors, the plugin
@@ -33,10 +51,31 @@ let package = Package(
         .target(name: "NetURLSession", dependencies: ["NetBase"]),
         // Provider, the pipeline, streams, stubs and the default transport of the platform; it
         // re-exports the layers below, so `import NetCore` is the one import a user needs.
-        .target(name: "NetCore", dependencies: ["NetBase", "NetURLSession", "NetCurl"]),
-        .target(name: "NetPlugins", dependencies: ["NetCore"]),
+        // The integrations live in NetCore/Integrations, each file behind `#if <Trait>`.
+        .target(
+            name: "NetCore",
+            dependencies: [
+                "NetBase", "NetURLSession", "NetCurl",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ]
+        ),
+        .target(
+            name: "NetPlugins",
+            dependencies: ["NetCore", .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"]))]
+        ),
         .target(name: "NetBatch", dependencies: ["NetCore"]),
         .target(name: "NetChain", dependencies: ["NetCore"]),
+        // NetKitTransport for generated OpenAPI clients; empty unless the OpenAPI trait is on.
+        .target(
+            name: "NetOpenAPI",
+            dependencies: [
+                "NetCore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+            ]
+        ),
         .executableTarget(
             name: "NetDemo",
             dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
@@ -52,7 +91,22 @@ let package = Package(
         .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch", "NetTestSupport"]),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport"]
+            dependencies: [
+                "NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport", "NetOpenAPI",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
+        ),
+        // The trait-gated suites (empty in a default build); CI runs them with every trait on.
+        .testTarget(
+            name: "EcosystemTests",
+            dependencies: [
+                "NetCore", "NetPlugins", "NetOpenAPI", "NetTestSupport",
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+            ]
         ),
         .testTarget(
             name: "IntegrationTests",

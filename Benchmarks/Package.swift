@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // The benchmarks live in their own package so the library itself stays dependency-free; here
@@ -7,7 +7,12 @@ let package = Package(
     name: "NetKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "NetKit", path: ".."),
+        // Every trait on, for the observability row (logger, metrics and tracing on no-op backends);
+        // AsyncHTTPClient as the peer every request table compares against.
+        .package(name: "NetKit", path: "..", traits: ["Logging", "Metrics", "Tracing"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -21,6 +26,9 @@ let package = Package(
                 .product(name: "NetBatch", package: "NetKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // libcurl's own floor for the curl benchmark's work, in C (run by NetBenchmarks).

@@ -37,7 +37,9 @@ public final class Provider<Target: TargetType>: Sendable {
         self.transport = transport
         self.plugins = plugins
         self.configuration = configuration
-        self.pipeline = Pipeline(transport: transport, plugins: PluginManager(plugins), configuration: configuration)
+        self.pipeline = Pipeline(
+            transport: transport, plugins: PluginManager(plugins), configuration: configuration,
+            observers: plugins.compactMap { $0 as? any NetworkEventObserver })
     }
 
     /// Sends `target` and returns the final response (after every plugin's `process`).

@@ -89,13 +89,38 @@
         var bytesSent: Int64
         var bytesReceived: Int64
         var httpVersion: String?
+        var phases = Phases()
+
+        /// The `CURLINFO_*` values behind the phases of ``ResponseMetrics`` (offsets from the
+        /// transfer's start, as libcurl counts them).
+        struct Phases: Sendable {
+            var nameLookupMicros: Int64 = 0
+            var tcpConnectMicros: Int64 = 0
+            /// Zero when there was no TLS handshake (plain HTTP, a reused connection).
+            var tlsConnectMicros: Int64 = 0
+            var preTransferMicros: Int64 = 0
+            /// `CURLINFO_NUM_CONNECTS`: 0 when the transfer reused a connection.
+            var newConnections = -1
+            var remoteAddress: String?
+            var remotePort = 0
+        }
 
         var metrics: ResponseMetrics {
-            ResponseMetrics(
+            var metrics = ResponseMetrics(
                 startDate: startDate, duration: .microseconds(totalMicros), connectDuration: .microseconds(connectMicros),
                 timeToFirstByte: firstByteMicros > 0 ? .microseconds(firstByteMicros) : nil,
                 bytesSent: bytesSent, bytesReceived: bytesReceived, httpVersion: httpVersion
             )
+            metrics.dnsDuration = .microseconds(phases.nameLookupMicros)
+            if phases.tlsConnectMicros > 0 {
+                metrics.tlsHandshakeDuration = .microseconds(max(0, phases.tlsConnectMicros - phases.tcpConnectMicros))
+            }
+            if phases.preTransferMicros > 0 { metrics.requestStartDuration = .microseconds(phases.preTransferMicros) }
+            if firstByteMicros > 0 { metrics.transferDuration = .microseconds(max(0, totalMicros - firstByteMicros)) }
+            if phases.newConnections >= 0 { metrics.isReusedConnection = phases.newConnections == 0 }
+            metrics.remoteAddress = phases.remoteAddress.flatMap { $0.isEmpty ? nil : $0 }
+            if phases.remotePort > 0 { metrics.remotePort = phases.remotePort }
+            return metrics
         }
     }
 #endif

@@ -335,14 +335,27 @@
                 _ = netkit_easy_getinfo_off_t(easy, info, &value)
                 return Int64(value)
             }
-            var version = 0
-            _ = netkit_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+            func long(_ info: CURLINFO) -> Int {
+                var value = 0
+                _ = netkit_easy_getinfo_long(easy, info, &value)
+                return value
+            }
+            var address: UnsafeMutableRawPointer?
+            _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIMARY_IP, &address)
+            let tcpConnect = micros(CURLINFO_CONNECT_TIME_T)
+            let tlsConnect = micros(CURLINFO_APPCONNECT_TIME_T)
             return CurlTimings(
                 startDate: startDate, totalMicros: micros(CURLINFO_TOTAL_TIME_T),
-                connectMicros: max(micros(CURLINFO_APPCONNECT_TIME_T), micros(CURLINFO_CONNECT_TIME_T)),
+                connectMicros: max(tlsConnect, tcpConnect),
                 firstByteMicros: micros(CURLINFO_STARTTRANSFER_TIME_T),
                 bytesSent: micros(CURLINFO_SIZE_UPLOAD_T), bytesReceived: micros(CURLINFO_SIZE_DOWNLOAD_T),
-                httpVersion: Self.versionName(version)
+                httpVersion: Self.versionName(long(CURLINFO_HTTP_VERSION)),
+                phases: CurlTimings.Phases(
+                    nameLookupMicros: micros(CURLINFO_NAMELOOKUP_TIME_T), tcpConnectMicros: tcpConnect,
+                    tlsConnectMicros: tlsConnect, preTransferMicros: micros(CURLINFO_PRETRANSFER_TIME_T),
+                    newConnections: long(CURLINFO_NUM_CONNECTS),
+                    remoteAddress: address.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) },
+                    remotePort: long(CURLINFO_PRIMARY_PORT))
             )
         }
 

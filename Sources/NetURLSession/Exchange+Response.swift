@@ -23,12 +23,13 @@ extension Exchange {
         if let truncation = Self.truncation(of: data, headers: headers, status: http.statusCode, method: request.method), fileURL == nil {
             return .failure(truncation)
         }
-        let metrics = ResponseMetrics(
+        var metrics = ResponseMetrics(
             startDate: startDate, duration: clock.now - startInstant,
             bytesSent: request.body.contentLength ?? 0,
             bytesReceived: fileURL.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?.int64Value
                 ?? Int64(data.count)
         )
+        state.withLock { $0.collected }?.apply(to: &metrics)
         return .success(
             Response(
                 statusCode: http.statusCode, headers: headers, data: data, request: request,

@@ -28,6 +28,8 @@ final class Exchange: Sendable {
         var lastActivity = ContinuousClock.now
         /// Response heads seen: a second one means FoundationNetworking started the request over.
         var heads = 0
+        /// What URLSession measured, once it says (before the task completes, where it does).
+        var collected: CollectedMetrics?
 
         /// Hands out the continuation and forgets the task and the body: the exchange has ended.
         mutating func end() -> CheckedContinuation<Response, any Error>? {

@@ -52,6 +52,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         exchange.finish(response: task.response, error: error)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard let collected = CollectedMetrics(metrics) else { return }
+        exchange(for: task)?.state.withLock { $0.collected = collected }
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

@@ -30,6 +30,7 @@ if wants("urlsession") { try await urlSessionBenchmark(total: requests) }
 if wants("curl") { try await curlBenchmark(total: requests) }
 if wants("cache") { try await cacheBenchmark(total: requests) }
 if wants("plugins") { try await pluginBenchmark(total: requests) }
+if wants("observers") { try await observerBenchmark(total: requests) }
 if wants("batch") { try await batchBenchmark() }
 if wants("memory") { try await memoryBenchmark() }
 if wants("download") { try await downloadBenchmark() }

@@ -71,6 +71,13 @@ public struct ProviderConfiguration: Sendable {
     /// redirect hop (see ``CookieJar``). Default `nil`: no cookie is kept, and only a `Cookie`
     /// header you set is sent. Opt in with `configuration.cookieJar = CookieJar()`.
     public var cookieJar: CookieJar?
+    /// Who sees every call's ``NetworkEvent``s (started, attempts, retries, redirects, cache
+    /// decisions, outcomes, ended). Default: none, and then no event is made. Plugins that conform
+    /// to ``NetworkEventObserver`` are added by the provider.
+    public var eventObservers: [any NetworkEventObserver] = []
+    /// The observers a package-trait integration installs (`logger`, `metrics`), by integration
+    /// name, so that setting one again replaces it.
+    package var integrationObservers: [String: IntegrationObserver] = [:]
 
     /// Creates a configuration; every argument has a default.
     public init(

@@ -18,28 +18,33 @@ public final class CallStorage: Sendable {
     private let values: Locked<[ObjectIdentifier: any Sendable]>
     /// Ends the call from outside its task (see ``Provider/cancelAll()``).
     package let cancellation: CallCancellation
+    /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); empty when no one does.
+    package let observers: [any NetworkEventObserver]
 
     /// Creates an empty store (the pipeline makes one per call).
     public init() {
         values = Locked([:])
         cancellation = CallCancellation()
+        observers = []
     }
 
     /// Creates an empty store for a call that `cancellation` ends.
-    package init(cancellation: CallCancellation) {
+    package init(cancellation: CallCancellation, observers: [any NetworkEventObserver] = []) {
         values = Locked([:])
         self.cancellation = cancellation
+        self.observers = observers
     }
 
-    private init(values: Locked<[ObjectIdentifier: any Sendable]>) {
+    private init(values: Locked<[ObjectIdentifier: any Sendable]>, observers: [any NetworkEventObserver]) {
         self.values = values
         cancellation = CallCancellation()
+        self.observers = observers
     }
 
     /// The same values, without the call's cancellation: for work that outlives one caller
     /// (a transfer ``DeduplicatingTransport`` shares among callers).
     package func detachedFromCancellation() -> CallStorage {
-        CallStorage(values: values)
+        CallStorage(values: values, observers: observers)
     }
 
     /// The value for `key`, or its default.

@@ -16,6 +16,25 @@ public struct ResponseMetrics: Sendable, Hashable {
     public var bytesReceived: Int64
     /// The HTTP version, such as `"HTTP/1.1"` or `"HTTP/2"`, when known.
     public var httpVersion: String?
+    /// Time spent resolving the host name (zero for a reused connection or an IP literal), when known.
+    public var dnsDuration: Duration?
+    /// Time spent in the TLS handshake, when known and when there was one.
+    public var tlsHandshakeDuration: Duration?
+    /// Time from the start until the request started going out (connection ready, request about
+    /// to be written), when known.
+    public var requestStartDuration: Duration?
+    /// Time from the first response byte to the last one, when known.
+    public var transferDuration: Duration?
+    /// Whether the exchange reused an open connection, when known.
+    public var isReusedConnection: Bool?
+    /// The peer's IP address (the proxy's, through a proxy), when known.
+    public var remoteAddress: String?
+    /// The peer's port, when known.
+    public var remotePort: Int?
+    /// How many redirects were followed before this response (0: none).
+    public var redirectCount: Int = 0
+    /// Which attempt of its call this exchange was, starting at 1 (set by the provider).
+    public var attempt: Int = 1
 
     /// Creates metrics.
     public init(

@@ -39,6 +39,7 @@ package enum RedirectFollower {
             switch policy.decision(after: response, to: current) {
             case .stop:
                 response.request = request
+                response.metrics?.redirectCount = redirects
                 return response
             case .refuse(let error):
                 throw error
@@ -50,6 +51,7 @@ package enum RedirectFollower {
                 let remaining = deadline - clock.now
                 guard remaining > .zero else { throw NetworkError.timedOut }
                 next.timeout = remaining
+                current.report(.redirectFollowed(statusCode: response.statusCode, location: next.url))
                 current = next
                 response = try await CookieJar.exchange(next) { try await hop($0) }
             }

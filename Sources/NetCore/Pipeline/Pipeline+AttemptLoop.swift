@@ -2,6 +2,12 @@ import NetBase
 import Foundation
 
 extension Pipeline {
+    /// The provider's observers and those of the task that starts the call (``TaskEventObservers``).
+    var callObservers: [any NetworkEventObserver] {
+        let added = TaskEventObservers.current
+        return added.isEmpty ? observers : observers + added
+    }
+
     /// How a call's attempts ended.
     enum CallEnd<Attempt> {
         /// The request could not be built; nothing was sent (`didReceive` has seen it).
@@ -25,7 +31,7 @@ extension Pipeline {
         abandon: (Attempt, Result<Response, NetworkError>, Request) async -> Void = { _, _, _ in }
     ) async -> CallEnd<Attempt> {
         let id = RequestIdentifier.next()
-        let storage = CallStorage(cancellation: cancellation)
+        let storage = CallStorage(cancellation: cancellation, observers: callObservers)
         var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var number = 1
@@ -33,8 +39,13 @@ extension Pipeline {
             let request: Request
             switch await buildAttempt(target, id: id, attempt: number, context: context, storage: storage) {
             case .success(let built): request = built
-            case .failure(let failed): return .notBuilt(failed)
+            case .failure(let failed):
+                if number == 1 { failed.request.report(.callStarted) }
+                failed.request.report(.failure(failed.error))
+                return .notBuilt(failed)
             }
+            if number == 1 { request.report(.callStarted) }
+            request.report(.attemptStarted)
             let (outcome, finalRequest, kept) = await attempt(request, &deadline)
             switch outcome {
             case .finished(let result):
@@ -43,6 +54,7 @@ extension Pipeline {
                 guard mayRetry(after: number, delay: delay, deadline: deadline, request: finalRequest) else {
                     return .finished(result.mapError { $0.afterAttempts(number) }, finalRequest, kept)
                 }
+                finalRequest.report(.retryScheduled(after: delay, reason: result))
                 await abandon(kept, result, finalRequest)
                 if delay > .zero { _ = await cancellation.sleep(for: delay) }
                 guard !finalRequest.isCancelled else { return .finished(.failure(.cancelled), finalRequest, kept) }

@@ -6,6 +6,7 @@ extension Pipeline {
     /// (retries happen before any body byte reaches the reader), then the head goes to the
     /// reader; `didReceive` and `process` run when the body ends.
     func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead, cancellation: CallCancellation) async {
+        let started = ContinuousClock.now
         /// What a streamed attempt keeps: its sink, and whether the body went into it.
         struct Streamed {
             let sink: ResponseBodySink
@@ -30,16 +31,18 @@ extension Pipeline {
         switch end {
         case .notBuilt(let failed):
             head.deliver(.failure(failed.error))
-            _ = await plugins.process(.failure(failed.error), for: failed.request)
+            let result = await plugins.process(.failure(failed.error), for: failed.request)
+            failed.request.report(.callEnded(result, duration: .now - started))
         case .finished(let result, let request, let streamed):
-            await finish(result, sink: streamed.sink, bodyInSink: streamed.bodyInSink, request: request, head: head)
+            let final = await finish(result, sink: streamed.sink, bodyInSink: streamed.bodyInSink, request: request, head: head)
+            request.report(.callEnded(final, duration: .now - started))
         }
     }
 
     /// Hands the head to the reader, waits for the body's end, then observes and processes it.
     private func finish(
         _ result: Result<Response, NetworkError>, sink: ResponseBodySink, bodyInSink: Bool, request: Request, head: StreamHead
-    ) async {
+    ) async -> Result<Response, NetworkError> {
         guard case .success(let response) = result, bodyInSink, StatusRules.isSuccess(response.statusCode) else {
             // A failure, a non-2xx accepted by validation, or a response a plugin answered with in
             // `prepare`: the body (if any) is whole, in the response. A transport success was not
@@ -56,8 +59,7 @@ extension Pipeline {
             } else {
                 head.deliver(result.map { ($0, sink) })
             }
-            _ = await plugins.process(result, for: request)
-            return
+            return await plugins.process(result, for: request)
         }
         head.deliver(.success((response, sink)))
         let end = await request.withCancellationHandler {
@@ -69,6 +71,6 @@ extension Pipeline {
         final.metrics?.bytesReceived = sink.deliveredBytes
         let outcome: Result<Response, NetworkError> = end.map { .failure($0) } ?? .success(final)
         await plugins.didReceive(outcome, for: request)
-        _ = await plugins.process(outcome, for: request)
+        return await plugins.process(outcome, for: request)
     }
 }

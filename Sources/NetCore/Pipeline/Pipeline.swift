@@ -8,12 +8,21 @@ struct Pipeline: Sendable {
     let plugins: PluginManager
     let configuration: ProviderConfiguration
     let builder: RequestBuilder
+    /// Who sees the calls' events: the configuration's observers, then `observers` (plugins that observe).
+    let observers: [any NetworkEventObserver]
 
-    init(transport: any Transport, plugins: PluginManager, configuration: ProviderConfiguration) {
+    init(
+        transport: any Transport, plugins: PluginManager, configuration: ProviderConfiguration,
+        observers: [any NetworkEventObserver] = []
+    ) {
         self.transport = transport
         self.plugins = plugins
         self.configuration = configuration
         self.builder = RequestBuilder(configuration: configuration)
+        self.observers =
+            configuration.eventObservers
+            + configuration.integrationObservers.sorted { $0.key < $1.key }.map(\.value).filter(\.isActive).map(\.observer)
+            + observers
     }
 
     /// Runs one call. Its deadline (the request's `timeout`, counted from the moment the first
@@ -21,16 +30,20 @@ struct Pipeline: Sendable {
     /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
     /// wait would pass the deadline is not started, so the caller gets the last real result.
     func run(_ target: any TargetType, events: PipelineEvents, cancellation: CallCancellation) async -> Result<Response, NetworkError> {
+        let started = ContinuousClock.now
         let end = await runAttempts(target, cancellation: cancellation) { request, deadline in
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events) { request in
                 await send(request, progress: events.onProgress)
             }
             return (outcome, finalRequest, ())
         }
+        let (result, request): (Result<Response, NetworkError>, Request)
         switch end {
-        case .notBuilt(let failed): return await plugins.process(.failure(failed.error), for: failed.request)
-        case .finished(let result, let request, _): return await plugins.process(result, for: request)
+        case .notBuilt(let failed): (result, request) = (await plugins.process(.failure(failed.error), for: failed.request), failed.request)
+        case .finished(let outcome, let last, _): (result, request) = (await plugins.process(outcome, for: last), last)
         }
+        request.report(.callEnded(result, duration: .now - started))
+        return result
     }
 
     /// Whether a retry after `attempt` may start: an attempt is left, and waiting `delay` ends
@@ -72,6 +85,10 @@ struct Pipeline: Sendable {
     ) async -> (AttemptOutcome, Request) {
         var request = built
         let result = await exchange(&request, deadline: &deadline, events: events, transport: transport)
+        switch result.outcome {
+        case .success(let response): request.report(.response(response))
+        case .failure(let error): request.report(.failure(error))
+        }
         // A streamed success is observed when its body ends (runStream); everything else now.
         if observesNow || !result.reachedTransport || result.outcome.isFailure {
             await plugins.didReceive(result.outcome, for: request)
@@ -137,9 +154,10 @@ struct Pipeline: Sendable {
     /// and validation of its response.
     func validated(_ request: Request, _ exchange: (Request) async throws -> Response) async -> Result<Response, NetworkError> {
         if let refusal = CapabilityCheck.refusal(of: request, by: transport) { return .failure(refusal) }
-        let response: Response
+        var response: Response
         do {
             response = try await CapabilityCheck.withCookieJar(request, by: transport, exchange)
+            response.metrics?.attempt = request.attempt
         } catch {
             return .failure(request.isCancelled ? .cancelled : NetworkError(error))
         }

@@ -191,7 +191,8 @@ public struct CachePlugin: Plugin {
     /// The hooks this plugin implements (the provider calls no other).
     public var hooks: PluginHooks { [.prepare, .succeed, .failure, .process] }
 
-    public func prepare(_ request: inout Request) async throws -> PrepareAction {
+    /// The cache's decision in `prepare` (see CachePlugin+Events.swift, which reports it).
+    func decide(_ request: inout Request) async throws -> PrepareAction {
         // Every path that sends sets or clears the state (the context survives retries); a
         // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
         let rule = rule(for: request.originalTarget)
@@ -303,6 +304,7 @@ public struct CachePlugin: Plugin {
     /// Stores `entry` refreshed by a 304 (its headers merged in, its age reset) and returns the
     /// response to give the caller.
     private func refresh(_ entry: CacheEntry, with notModified: Response, state: CacheState, request: Request) -> Response {
+        request.report(.cacheRevalidated)
         if state.rule.policy == .http {
             let refreshed = refreshedHTTPEntry(entry, with: notModified, state: state)
             storeRefreshed(refreshed, for: request, state: state)
