@@ -26,20 +26,6 @@ enum Bin: TargetType {
     }
 }
 
-/// A transport per kind, as in the integration suite.
-enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
-    case urlSession
-    case curl
-
-    func make() -> any Transport {
-        switch self {
-        case .urlSession: URLSessionTransport()
-        case .curl: CurlTransport()
-        }
-    }
-
-    var description: String { rawValue }
-}
 
 /// The live httpbin's URL, or a recorded failure (under scripts/test) naming the variable.
 func requireHTTPBin() throws -> URL {
