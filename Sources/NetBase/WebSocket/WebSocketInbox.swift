@@ -15,6 +15,13 @@ package final class WebSocketInbox: Sendable {
     package let capacity: Int
     private let state = Locked(State())
 
+    /// How many read messages may stay in front of the queue before they are dropped from it
+    /// (when they are at least half of it, so each message moves at most once on average).
+    static let compactionThreshold = 1024
+
+    /// How many messages the queue's storage holds, read ones not yet dropped included (tests).
+    var storedMessageCount: Int { state.withLock { $0.queue.count } }
+
     package init(capacity: Int) {
         self.capacity = capacity
     }
@@ -85,6 +92,10 @@ package final class WebSocketInbox: Sendable {
                 state.queuedBytes -= message.byteCount
                 if state.head == state.queue.count {
                     state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head >= Self.compactionThreshold, state.head * 2 >= state.queue.count {
+                    // A reader that never catches up would otherwise keep every message it read.
+                    state.queue.removeFirst(state.head)
                     state.head = 0
                 }
                 var room: (@Sendable () -> Void)?

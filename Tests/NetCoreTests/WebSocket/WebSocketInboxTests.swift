@@ -45,3 +45,17 @@ struct WebSocketInboxTests {
         #expect(try await inbox.next() == nil)
     }
 }
+
+extension WebSocketInboxTests {
+    @Test("A reader that always leaves a backlog does not make the inbox keep every message it read")
+    func backlogIsCompacted() async throws {
+        let inbox = WebSocketInbox(capacity: 1 << 30)
+        inbox.yield(.text("first"))
+        for index in 0..<5000 {
+            inbox.yield(.text("\(index)"))
+            _ = try await inbox.next()
+        }
+        #expect(inbox.storedMessageCount <= 2 * WebSocketInbox.compactionThreshold + 1)
+        #expect(try await inbox.next() == .text("4999"), "the last message is still there, in order")
+    }
+}
