@@ -1,6 +1,8 @@
 /// Received WebSocket messages waiting for their reader, with back-pressure: the connection asks
 /// ``hasRoom`` before reading more from the socket and is called back (``onRoom``) when the
-/// reader took enough. Memory stays bounded by ``capacity`` bytes (plus one message).
+/// reader took enough. Memory stays bounded by ``capacity`` bytes (plus one message); each
+/// message counts ``messageOverhead`` bytes on top of its payload, so a flood of empty messages
+/// fills the inbox too.
 package final class WebSocketInbox: Sendable {
     private struct State {
         var queue: [WebSocket.Message] = []
@@ -18,6 +20,9 @@ package final class WebSocketInbox: Sendable {
     /// How many read messages may stay in front of the queue before they are dropped from it
     /// (when they are at least half of it, so each message moves at most once on average).
     static let compactionThreshold = 1024
+
+    /// What each queued message counts on top of its payload (its bookkeeping), in bytes.
+    package static let messageOverhead = 64
 
     /// How many messages the queue's storage holds, read ones not yet dropped included (tests).
     var storedMessageCount: Int { state.withLock { $0.queue.count } }
@@ -46,7 +51,7 @@ package final class WebSocketInbox: Sendable {
                 return (waiter, state.queuedBytes < capacity)
             }
             state.queue.append(message)
-            state.queuedBytes += message.byteCount
+            state.queuedBytes += Self.cost(of: message)
             return (nil, state.queuedBytes < capacity)
         }
         waiter?.resume(returning: message)
@@ -80,6 +85,11 @@ package final class WebSocketInbox: Sendable {
         }
     }
 
+    /// What `message` counts against ``capacity``.
+    private static func cost(of message: WebSocket.Message) -> Int {
+        message.byteCount + messageOverhead
+    }
+
     /// What a read gets now (a message, the end, or cancellation); otherwise `waiter` (if any)
     /// is stored for ``yield(_:)`` or ``finish(throwing:)`` and the answer is `nil`.
     private func take(
@@ -89,7 +99,7 @@ package final class WebSocketInbox: Sendable {
             if state.head < state.queue.count {
                 let message = state.queue[state.head]
                 state.head += 1
-                state.queuedBytes -= message.byteCount
+                state.queuedBytes -= Self.cost(of: message)
                 if state.head == state.queue.count {
                     state.queue.removeAll(keepingCapacity: true)
                     state.head = 0

@@ -8,10 +8,10 @@ import Testing
 struct WebSocketInboxTests {
     @Test("The inbox has no room once its capacity waits unread, and calls back when a read makes room")
     func backPressure() async throws {
-        let inbox = WebSocketInbox(capacity: 4)
+        let inbox = WebSocketInbox(capacity: 4 + 2 * WebSocketInbox.messageOverhead)
         let called = Locked(0)
         #expect(inbox.yield(.binary(Data([1, 2]))))
-        #expect(!inbox.yield(.binary(Data([3, 4]))), "4 bytes wait: no room")
+        #expect(!inbox.yield(.binary(Data([3, 4]))), "4 bytes (and two messages' overhead) wait: no room")
         #expect(!inbox.hasRoom)
         inbox.onRoom { called.withLock { $0 += 1 } }
         #expect(try await inbox.next() == .binary(Data([1, 2])))
@@ -57,5 +57,19 @@ extension WebSocketInboxTests {
         }
         #expect(inbox.storedMessageCount <= 2 * WebSocketInbox.compactionThreshold + 1)
         #expect(try await inbox.next() == .text("4999"), "the last message is still there, in order")
+    }
+}
+
+extension WebSocketInboxTests {
+    @Test("A flood of empty messages fills the inbox: each message counts against its capacity")
+    func emptyMessagesCount() {
+        let inbox = WebSocketInbox(capacity: 1024)
+        var accepted = 0
+        while inbox.yield(.binary(Data())) {
+            accepted += 1
+            if accepted > 1000 { break }
+        }
+        #expect(!inbox.hasRoom)
+        #expect(accepted < 1024 / WebSocketInbox.messageOverhead)
     }
 }
