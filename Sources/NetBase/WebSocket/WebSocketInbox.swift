@@ -9,7 +9,9 @@ package final class WebSocketInbox: Sendable {
         var head = 0
         var queuedBytes = 0
         var end: NetworkError?? = .none
-        var waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+        /// The reader waiting for a message, and the number its ``next()`` call drew.
+        var waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
+        var readers: UInt64 = 0
         var onRoom: (@Sendable () -> Void)?
     }
 
@@ -26,6 +28,9 @@ package final class WebSocketInbox: Sendable {
 
     /// How many messages the queue's storage holds, read ones not yet dropped included (tests).
     var storedMessageCount: Int { state.withLock { $0.queue.count } }
+
+    /// Whether a reader waits for a message (tests).
+    var hasWaitingReader: Bool { state.withLock { $0.waiter != nil } }
 
     package init(capacity: Int) {
         self.capacity = capacity
@@ -48,7 +53,7 @@ package final class WebSocketInbox: Sendable {
             guard case .none = state.end else { return (nil, false) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, state.queuedBytes < capacity)
+                return (waiter.continuation, state.queuedBytes < capacity)
             }
             state.queue.append(message)
             state.queuedBytes += Self.cost(of: message)
@@ -64,22 +69,30 @@ package final class WebSocketInbox: Sendable {
             guard case .none = state.end else { return nil }
             state.end = .some(error)
             defer { state.waiter = nil }
-            return state.waiter
+            return state.waiter?.continuation
         }
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
     }
 
     /// The next message, `nil` at a normal end, or the error the connection failed with.
+    ///
+    /// One task reads at a time: a call made while another waits fails with
+    /// ``WebSocketErrors/concurrentRead`` (the waiting one keeps waiting).
     package func next() async throws -> WebSocket.Message? {
         if let ready = take(waiter: nil) { return try ready.get() }
+        let id = state.withLock { state in
+            state.readers &+= 1
+            return state.readers
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if let ready = take(waiter: continuation) { continuation.resume(with: ready) }
+                if let ready = take(waiter: (id, continuation)) { continuation.resume(with: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
+            let waiter = state.withLock { state -> CheckedContinuation<WebSocket.Message?, any Error>? in
+                guard let waiter = state.waiter, waiter.id == id else { return nil }
+                state.waiter = nil
+                return waiter.continuation
             }
             waiter?.resume(throwing: NetworkError.cancelled)
         }
@@ -93,7 +106,7 @@ package final class WebSocketInbox: Sendable {
     /// What a read gets now (a message, the end, or cancellation); otherwise `waiter` (if any)
     /// is stored for ``yield(_:)`` or ``finish(throwing:)`` and the answer is `nil`.
     private func take(
-        waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+        waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
     ) -> Result<WebSocket.Message?, any Error>? {
         let (answer, room) = state.withLock { state -> (Result<WebSocket.Message?, any Error>?, (@Sendable () -> Void)?) in
             if state.head < state.queue.count {
@@ -119,7 +132,10 @@ package final class WebSocketInbox: Sendable {
                 return (error.map { .failure($0) } ?? .success(nil), nil)
             }
             if Task.isCancelled { return (.failure(NetworkError.cancelled), nil) }
-            if let waiter { state.waiter = waiter }
+            if let waiter {
+                if state.waiter != nil { return (.failure(WebSocketErrors.concurrentRead), nil) }
+                state.waiter = waiter
+            }
             return (nil, nil)
         }
         room?()

@@ -73,3 +73,19 @@ extension WebSocketInboxTests {
         #expect(accepted < 1024 / WebSocketInbox.messageOverhead)
     }
 }
+
+extension WebSocketInboxTests {
+    @Test("A second reader while one waits fails with a clear error, and the first still gets the next message")
+    func secondReaderFails() async throws {
+        let inbox = WebSocketInbox(capacity: 1024)
+        let first = Task { try await inbox.next() }
+        while !inbox.hasWaitingReader { await Task.yield() }
+        let second = await #expect(throws: NetworkError.self) { try await inbox.next() }
+        #expect(second.map { String(describing: $0) }?.contains("already reading") == true)
+        let cancelledSecond = Task { try await inbox.next() }
+        cancelledSecond.cancel()
+        _ = try? await cancelledSecond.value
+        inbox.yield(.text("for the first"))
+        #expect(try await first.value == .text("for the first"))
+    }
+}
