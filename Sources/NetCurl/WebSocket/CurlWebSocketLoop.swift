@@ -226,7 +226,7 @@
                     channel.inbox.finish()
                 case .fail(let failure):
                     channel.closed(code: machine.closeCode, reason: machine.closeReason)
-                    channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: settings.maximumMessageSize))
+                    channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: machine.maximumMessageSize))
                 }
             }
         }
