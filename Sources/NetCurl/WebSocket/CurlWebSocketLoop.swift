@@ -27,8 +27,9 @@
         private var queuedTotal = 0
         private var writtenTotal = 0
         /// Senders waiting for their frame to be written, by the offset in `outgoing` it ends at.
-        private var sends: [(end: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-        private var pings: [CheckedContinuation<Void, any Error>] = []
+        private var sends: [(end: Int, waiter: UInt64)] = []
+        /// Pingers waiting for a pong (``CurlWebSocketChannel/complete(_:with:)``).
+        private var pings: [UInt64] = []
         private var closers: [CheckedContinuation<Void, Never>] = []
         private var closeDeadline: ContinuousClock.Instant?
         private var nextPing: ContinuousClock.Instant?
@@ -165,7 +166,7 @@
             }
             while let first = sends.first, first.end <= writtenTotal {
                 sends.removeFirst()
-                first.continuation.resume()
+                channel.complete(first.waiter, with: .success(()))
             }
         }
 
@@ -173,7 +174,7 @@
         private func dropOutgoing() {
             outgoing = []
             written = 0
-            for send in sends { send.continuation.resume(throwing: WebSocketErrors.closed) }
+            for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
             sends = []
         }
 
@@ -186,19 +187,22 @@
 
         private func handle(_ command: CurlWebSocketChannel.Command) {
             switch command {
-            case .send(let message, let continuation):
+            case .send(let message, let waiter):
+                // A cancelled sender's frame is not sent (nothing of it was queued yet).
+                guard channel.isWaiting(waiter) else { return }
                 switch machine.send(message) {
                 case .success(let bytes):
                     enqueue(bytes)
-                    sends.append((queuedTotal, continuation))
-                case .failure: continuation.resume(throwing: WebSocketErrors.closed)
+                    sends.append((queuedTotal, waiter))
+                case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
-            case .ping(let continuation):
+            case .ping(let waiter):
+                guard channel.isWaiting(waiter) else { return }
                 switch machine.ping(payload: []) {
                 case .success(let bytes):
                     enqueue(bytes)
-                    pings.append(continuation)
-                case .failure: continuation.resume(throwing: WebSocketErrors.closed)
+                    pings.append(waiter)
+                case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
             case .close(let code, let reason, let continuation):
                 closers.append(continuation)
@@ -214,7 +218,7 @@
                 case .write(let bytes): enqueue(bytes)
                 case .deliver(let message): channel.inbox.yield(message)
                 case .pongReceived:
-                    for ping in pings { ping.resume() }
+                    for ping in pings { channel.complete(ping, with: .success(())) }
                     pings = []
                 case .startCloseTimer: closeDeadline = .now + settings.closeTimeout
                 case .closeTransport:
@@ -224,11 +228,19 @@
                 case .finish:
                     channel.closed(code: machine.closeCode, reason: machine.closeReason)
                     channel.inbox.finish()
+                    failPings()
                 case .fail(let failure):
                     channel.closed(code: machine.closeCode, reason: machine.closeReason)
                     channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: machine.maximumMessageSize))
+                    failPings()
                 }
             }
+        }
+
+        /// The connection closed or failed: no pong can come any more.
+        private func failPings() {
+            for ping in pings { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
+            pings = []
         }
 
         /// The connection ended: every waiter gets its answer.
@@ -236,8 +248,8 @@
             channel.closed(code: machine.closeCode ?? .abnormalClosure, reason: machine.closeReason)
             channel.inbox.finish(throwing: WebSocketErrors.lost)
             for command in channel.end() { refuse(command) }
-            for send in sends { send.continuation.resume(throwing: WebSocketErrors.closed) }
-            for ping in pings { ping.resume(throwing: WebSocketErrors.closed) }
+            for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
+            for ping in pings { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
             for closer in closers { closer.resume() }
             sends = []
             pings = []
@@ -246,7 +258,7 @@
 
         private func refuse(_ command: CurlWebSocketChannel.Command) {
             switch command {
-            case .send(_, let continuation), .ping(let continuation): continuation.resume(throwing: WebSocketErrors.closed)
+            case .send(_, let waiter), .ping(let waiter): channel.complete(waiter, with: .failure(WebSocketErrors.closed))
             case .close(_, _, let continuation): continuation.resume()
             case .abandon: break
             }
