@@ -48,6 +48,20 @@
             #expect(writing[0].fd == 7 && writing[0].events == Int16(POLLOUT))
         }
 
+        @Test("A wake pipe that cannot be made (too many open files) is a clear error, not a crash")
+        func wakePipeFailure() {
+            #expect {
+                _ = try CurlWebSocketWakePipe { _ in
+                    errno = EMFILE
+                    return -1
+                }
+            } throws: { error in
+                guard case .transport(let reason, _) = error as? NetworkError else { return false }
+                return reason.contains("wake pipe") && reason.contains("errno \(EMFILE)")
+            }
+            #expect(throws: Never.self) { _ = try CurlWebSocketWakePipe() }
+        }
+
         @Test("A head that is not HTTP/1.x, lacks a colon, or passes 64 KiB is an invalid response")
         func badHeads() {
             for bad in ["SSH-2.0-OpenSSH\r\n\r\n", "HTTP/1.1 101 OK\r\nno colon here\r\n\r\n"] {

@@ -32,10 +32,12 @@
         let inbox: WebSocketInbox
         private let shared = Locked(Shared())
         /// Wakes the I/O thread from its poll.
-        let wakePipe = CurlWebSocketWakePipe()
+        let wakePipe: CurlWebSocketWakePipe
 
-        init(inboxCapacity: Int) {
+        /// - Throws: ``NetworkError`` when the wake pipe cannot be made (too many open files).
+        init(inboxCapacity: Int) throws(NetworkError) {
             inbox = WebSocketInbox(capacity: inboxCapacity)
+            wakePipe = try CurlWebSocketWakePipe()
         }
 
         // MARK: Callers
