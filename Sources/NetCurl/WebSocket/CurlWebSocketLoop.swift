@@ -28,8 +28,8 @@
         private var writtenTotal = 0
         /// Senders waiting for their frame to be written, by the offset in `outgoing` it ends at.
         private var sends: [(end: Int, waiter: UInt64)] = []
-        /// Pingers waiting for a pong (``CurlWebSocketChannel/complete(_:with:)``).
-        private var pings: [UInt64] = []
+        /// Pingers waiting for the pong to their ping (``CurlWebSocketChannel/complete(_:with:)``).
+        private var pings = WebSocketPendingPings()
         private var closers: [CheckedContinuation<Void, Never>] = []
         private var closeDeadline: ContinuousClock.Instant?
         private var nextPing: ContinuousClock.Instant?
@@ -197,13 +197,10 @@
                 case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
             case .ping(let waiter):
-                guard channel.isWaiting(waiter) else { return }
-                switch machine.ping(payload: []) {
-                case .success(let bytes):
-                    enqueue(bytes)
-                    pings.append(waiter)
-                case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
+                guard channel.isWaiting(waiter), machine.phase == .open else {
+                    return channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
+                if case .success(let bytes) = machine.ping(payload: pings.add(waiter: waiter)) { enqueue(bytes) }
             case .close(let code, let reason, let continuation):
                 closers.append(continuation)
                 perform(machine.close(code: code, reason: reason))
@@ -217,9 +214,8 @@
                 switch action {
                 case .write(let bytes): enqueue(bytes)
                 case .deliver(let message): channel.inbox.yield(message)
-                case .pongReceived:
-                    for ping in pings { channel.complete(ping, with: .success(())) }
-                    pings = []
+                case .pongReceived(let payload):
+                    for ping in pings.answered(by: payload) { channel.complete(ping, with: .success(())) }
                 case .startCloseTimer: closeDeadline = .now + settings.closeTimeout
                 case .closeTransport:
                     closeSocket = true
@@ -239,8 +235,7 @@
 
         /// The connection closed or failed: no pong can come any more.
         private func failPings() {
-            for ping in pings { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
-            pings = []
+            for ping in pings.removeAll() { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
         }
 
         /// The connection ended: every waiter gets its answer.
@@ -249,10 +244,9 @@
             channel.inbox.finish(throwing: WebSocketErrors.lost)
             for command in channel.end() { refuse(command) }
             for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
-            for ping in pings { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
+            for ping in pings.removeAll() { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
             for closer in closers { closer.resume() }
             sends = []
-            pings = []
             closers = []
         }
 
