@@ -101,6 +101,13 @@ struct WebSocketHostileTests {
         await #expect(throws: NetworkError.self) { try await ping.value }
     }
 
+    @Test("A pong that echoes another payload does not answer a ping; the close that follows fails it")
+    func stalePong() async throws {
+        let socket = try await open("stale-pong")
+        await #expect(throws: NetworkError.self) { try await socket.ping() }
+        #expect(socket.closeCode == .normalClosure)
+    }
+
     @Test("A ping flood is answered without delivering anything but the message after it")
     func pingFlood() async throws {
         let socket = try await open("ping-flood")
