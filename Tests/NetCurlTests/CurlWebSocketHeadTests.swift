@@ -31,7 +31,8 @@
 
         @Test("Repeated fields of the handshake's answer are all kept: each Set-Cookie and WWW-Authenticate")
         func repeatedFields() throws {
-            let head = "HTTP/1.1 401 Unauthorized\r\nSet-Cookie: a=1\r\nWWW-Authenticate: Basic realm=\"x\"\r\n"
+            let head =
+                "HTTP/1.1 401 Unauthorized\r\nSet-Cookie: a=1\r\nWWW-Authenticate: Basic realm=\"x\"\r\n"
                 + "Set-Cookie: b=2\r\nWWW-Authenticate: Bearer\r\n\r\n"
             let parsed = try #require(try CurlWebSocketHead.response(Array(head.utf8)))
             #expect(parsed.headers.values(for: "set-cookie") == ["a=1", "b=2"])
