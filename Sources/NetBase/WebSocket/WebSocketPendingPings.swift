@@ -27,6 +27,12 @@ package struct WebSocketPendingPings: Sendable {
         return pending[...index].map(\.waiter)
     }
 
+    /// Forgets the pings of the waiters `isGone` names (their callers stopped waiting), so pings
+    /// cancelled on a peer that never answers do not pile up.
+    package mutating func forget(where isGone: (UInt64) -> Bool) {
+        pending.removeAll { isGone($0.waiter) }
+    }
+
     /// Every waiter, forgotten (the connection ended).
     package mutating func removeAll() -> [UInt64] {
         defer { pending = [] }

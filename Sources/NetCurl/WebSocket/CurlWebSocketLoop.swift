@@ -200,6 +200,7 @@
                 guard channel.isWaiting(waiter), machine.phase == .open else {
                     return channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
+                pings.forget { [channel] in !channel.isWaiting($0) }
                 if case .success(let bytes) = machine.ping(payload: pings.add(waiter: waiter)) { enqueue(bytes) }
             case .close(let code, let reason, let continuation):
                 closers.append(continuation)

@@ -18,6 +18,16 @@ struct WebSocketPendingPingsTests {
         #expect(pings.answered(by: third) == [3])
     }
 
+    @Test("Pings whose callers stopped waiting are forgotten, and their pongs answer nothing")
+    func forgottenPings() {
+        var pings = WebSocketPendingPings()
+        let cancelled = pings.add(waiter: 1)
+        _ = pings.add(waiter: 2)
+        pings.forget { $0 == 1 }
+        #expect(pings.count == 1)
+        #expect(pings.answered(by: cancelled) == [])
+    }
+
     @Test("An unsolicited pong (empty or unknown payload) answers no waiting ping")
     func unsolicitedPongAnswersNothing() {
         var pings = WebSocketPendingPings()
