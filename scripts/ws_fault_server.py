@@ -21,6 +21,7 @@ Usage: ws_fault_server.py PORT
   /ping-flood              20000 pings (4-byte payload), then the text "done"; reads meanwhile
   /slow-bytes              the text message "hello" one byte every 200 ms, then a close 1000
   /count-pings             reads the client's frames; after its third ping, sends the text "3 pings"
+  /stale-pong              answers the first ping with a pong of another payload, then a close 1000
 """
 import asyncio
 import base64
@@ -78,6 +79,16 @@ async def count_pings(reader, writer):
     await writer.drain()
 
 
+async def stale_pong(reader, writer):
+    """Answers the first ping with a pong of another payload, then closes (1000)."""
+    while True:
+        opcode, _ = await read_frame(reader)
+        if opcode == 0x9:
+            break
+    writer.write(frame(0xA, b"not yours") + frame(0x8, struct.pack("!H", 1000)))
+    await writer.drain()
+
+
 async def handle(reader, writer):
     try:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -110,6 +121,8 @@ async def handle(reader, writer):
     try:
         if path == "/count-pings":
             await count_pings(reader, writer)
+        elif path == "/stale-pong":
+            await stale_pong(reader, writer)
     except (asyncio.IncompleteReadError, ConnectionError):
         writer.close()
         return

@@ -10,7 +10,7 @@
         package func openWebSocket(
             _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration
         ) async throws -> WebSocketOpening {
-            let channel = CurlWebSocketChannel(inboxCapacity: max(configuration.maximumMessageSize, 64 * 1024))
+            let channel = try CurlWebSocketChannel(inboxCapacity: max(configuration.effectiveMaximumMessageSize, 64 * 1024))
             let settings = self.configuration
             return try await channel.open {
                 let thread = Thread {

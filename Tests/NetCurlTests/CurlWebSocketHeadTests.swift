@@ -29,6 +29,16 @@
             #expect(parsed.rest == [0x81, 0x00])
         }
 
+        @Test("Repeated fields of the handshake's answer are all kept: each Set-Cookie and WWW-Authenticate")
+        func repeatedFields() throws {
+            let head =
+                "HTTP/1.1 401 Unauthorized\r\nSet-Cookie: a=1\r\nWWW-Authenticate: Basic realm=\"x\"\r\n"
+                + "Set-Cookie: b=2\r\nWWW-Authenticate: Bearer\r\n\r\n"
+            let parsed = try #require(try CurlWebSocketHead.response(Array(head.utf8)))
+            #expect(parsed.headers.values(for: "set-cookie") == ["a=1", "b=2"])
+            #expect(parsed.headers.values(for: "WWW-Authenticate") == ["Basic realm=\"x\"", "Bearer"])
+        }
+
         @Test("A head that is not HTTP/1.x, lacks a colon, or passes 64 KiB is an invalid response")
         func badHeads() {
             for bad in ["SSH-2.0-OpenSSH\r\n\r\n", "HTTP/1.1 101 OK\r\nno colon here\r\n\r\n"] {

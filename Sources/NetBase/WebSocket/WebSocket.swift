@@ -12,9 +12,11 @@ import Foundation
 /// print(socket.closeCode ?? .abnormalClosure)
 /// ```
 ///
-/// Sends, pings and the close may come from any task. ``messages`` is read by one task: it ends
-/// after the close handshake and throws a ``NetworkError`` when the connection fails (a protocol
-/// violation by the peer, a lost connection, a message past
+/// Sends, pings and the close may come from any task (cancelling a send or a ping ends its wait
+/// with ``NetworkError/cancelled``). ``messages`` is read by one task (a second task reading while
+/// one waits gets a ``NetworkError``): it ends after the close handshake and throws a
+/// ``NetworkError`` when the connection fails (a protocol violation by the peer, a lost
+/// connection, a message past
 /// ``WebSocketConfiguration/maximumMessageSize``). While nobody reads it, the connection stops
 /// reading from the socket once a few messages wait, so a slow reader never makes memory grow.
 /// Keep the `WebSocket` while you use it: releasing it closes the connection (1001, going away).
@@ -45,8 +47,9 @@ public final class WebSocket: Sendable {
         try await connection.send(message)
     }
 
-    /// Sends a ping and returns when its pong arrives.
-    /// - Throws: ``NetworkError`` when the connection closes or fails first.
+    /// Sends a ping and returns when the pong echoing its payload arrives.
+    /// - Throws: ``NetworkError`` when the connection closes or fails first;
+    ///   ``NetworkError/cancelled`` when the task is cancelled.
     public func ping() async throws {
         try await connection.ping()
     }

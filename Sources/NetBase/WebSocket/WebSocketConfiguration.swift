@@ -10,6 +10,8 @@ public struct WebSocketConfiguration: Sendable, Equatable {
     /// The largest message (all fragments together) accepted from the peer, in bytes; 16 MiB by
     /// default. A frame header that announces more fails the connection with 1009
     /// (``WebSocket/CloseCode/messageTooBig``) before any of its payload is buffered.
+    /// Values past 2^62 bytes count as 2^62 (so frame-length arithmetic stays in range), and
+    /// negative values as 0.
     public var maximumMessageSize: Int
     /// How often a ping goes out while the connection is open; `nil` (the default) sends none.
     public var pingInterval: Duration?
@@ -22,6 +24,19 @@ public struct WebSocketConfiguration: Sendable, Equatable {
     /// Whether permessage-deflate (RFC 7692) is offered. NetKit does not implement it yet, so
     /// `true` makes `Provider.webSocket(_:configuration:)` fail with a clear error; off by default.
     public var compression: Bool
+
+    /// The largest ``maximumMessageSize`` that counts: 2^62 bytes.
+    package static let largestMaximumMessageSize = 1 << 62
+
+    /// ``maximumMessageSize`` within 0 and ``largestMaximumMessageSize``.
+    package var effectiveMaximumMessageSize: Int {
+        Self.clampedMessageSize(maximumMessageSize)
+    }
+
+    /// `size` within 0 and ``largestMaximumMessageSize``.
+    package static func clampedMessageSize(_ size: Int) -> Int {
+        min(max(size, 0), largestMaximumMessageSize)
+    }
 
     /// A configuration with the defaults: 16 MiB messages, no pings, no subprotocols, a 5-second
     /// close timeout, no compression.

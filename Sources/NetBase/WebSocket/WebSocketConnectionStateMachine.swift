@@ -48,7 +48,8 @@ package struct WebSocketConnectionStateMachine: Sendable {
         case closing
     }
 
-    /// The largest message accepted, in bytes.
+    /// The largest message accepted, in bytes (at most
+    /// ``WebSocketConfiguration/largestMaximumMessageSize``).
     package let maximumMessageSize: Int
     package private(set) var phase: Phase = .open
     /// The peer's close code once closed (1005 for a close frame without one, 1006 without a
@@ -65,7 +66,7 @@ package struct WebSocketConnectionStateMachine: Sendable {
     package var fixedMaskingKey: [UInt8]?
 
     package init(maximumMessageSize: Int) {
-        self.maximumMessageSize = maximumMessageSize
+        self.maximumMessageSize = WebSocketConfiguration.clampedMessageSize(maximumMessageSize)
     }
 
     /// Bytes received and not yet read as frames (what the message being read holds is not

@@ -34,7 +34,7 @@ package struct WebSocketFrameDecoder: Sendable {
             pending = header
         }
         guard let (frame, headerLength, payloadLength) = pending,
-            bufferedByteCount >= headerLength + payloadLength
+            bufferedByteCount - headerLength >= payloadLength  // no sum: a length near Int.max must not overflow
         else { return nil }
         var whole = frame
         let payloadStart = start + headerLength

@@ -1,19 +1,36 @@
 /// Received WebSocket messages waiting for their reader, with back-pressure: the connection asks
 /// ``hasRoom`` before reading more from the socket and is called back (``onRoom``) when the
-/// reader took enough. Memory stays bounded by ``capacity`` bytes (plus one message).
+/// reader took enough. Memory stays bounded by ``capacity`` bytes (plus one message); each
+/// message counts ``messageOverhead`` bytes on top of its payload, so a flood of empty messages
+/// fills the inbox too.
 package final class WebSocketInbox: Sendable {
     private struct State {
         var queue: [WebSocket.Message] = []
         var head = 0
         var queuedBytes = 0
         var end: NetworkError?? = .none
-        var waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+        /// The reader waiting for a message, and the number its ``next()`` call drew.
+        var waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
+        var readers: UInt64 = 0
         var onRoom: (@Sendable () -> Void)?
     }
 
     /// How many bytes may wait unread before the connection stops reading.
     package let capacity: Int
     private let state = Locked(State())
+
+    /// How many read messages may stay in front of the queue before they are dropped from it
+    /// (when they are at least half of it, so each message moves at most once on average).
+    static let compactionThreshold = 1024
+
+    /// What each queued message counts on top of its payload (its bookkeeping), in bytes.
+    package static let messageOverhead = 64
+
+    /// How many messages the queue's storage holds, read ones not yet dropped included (tests).
+    var storedMessageCount: Int { state.withLock { $0.queue.count } }
+
+    /// Whether a reader waits for a message (tests).
+    var hasWaitingReader: Bool { state.withLock { $0.waiter != nil } }
 
     package init(capacity: Int) {
         self.capacity = capacity
@@ -36,10 +53,10 @@ package final class WebSocketInbox: Sendable {
             guard case .none = state.end else { return (nil, false) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, state.queuedBytes < capacity)
+                return (waiter.continuation, state.queuedBytes < capacity)
             }
             state.queue.append(message)
-            state.queuedBytes += message.byteCount
+            state.queuedBytes += Self.cost(of: message)
             return (nil, state.queuedBytes < capacity)
         }
         waiter?.resume(returning: message)
@@ -52,39 +69,56 @@ package final class WebSocketInbox: Sendable {
             guard case .none = state.end else { return nil }
             state.end = .some(error)
             defer { state.waiter = nil }
-            return state.waiter
+            return state.waiter?.continuation
         }
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
     }
 
     /// The next message, `nil` at a normal end, or the error the connection failed with.
+    ///
+    /// One task reads at a time: a call made while another waits fails with
+    /// ``WebSocketErrors/concurrentRead`` (the waiting one keeps waiting).
     package func next() async throws -> WebSocket.Message? {
         if let ready = take(waiter: nil) { return try ready.get() }
+        let id = state.withLock { state in
+            state.readers &+= 1
+            return state.readers
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if let ready = take(waiter: continuation) { continuation.resume(with: ready) }
+                if let ready = take(waiter: (id, continuation)) { continuation.resume(with: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
+            let waiter = state.withLock { state -> CheckedContinuation<WebSocket.Message?, any Error>? in
+                guard let waiter = state.waiter, waiter.id == id else { return nil }
+                state.waiter = nil
+                return waiter.continuation
             }
             waiter?.resume(throwing: NetworkError.cancelled)
         }
     }
 
+    /// What `message` counts against ``capacity``.
+    private static func cost(of message: WebSocket.Message) -> Int {
+        message.byteCount + messageOverhead
+    }
+
     /// What a read gets now (a message, the end, or cancellation); otherwise `waiter` (if any)
     /// is stored for ``yield(_:)`` or ``finish(throwing:)`` and the answer is `nil`.
     private func take(
-        waiter: CheckedContinuation<WebSocket.Message?, any Error>?
+        waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
     ) -> Result<WebSocket.Message?, any Error>? {
         let (answer, room) = state.withLock { state -> (Result<WebSocket.Message?, any Error>?, (@Sendable () -> Void)?) in
             if state.head < state.queue.count {
                 let message = state.queue[state.head]
                 state.head += 1
-                state.queuedBytes -= message.byteCount
+                state.queuedBytes -= Self.cost(of: message)
                 if state.head == state.queue.count {
                     state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head >= Self.compactionThreshold, state.head * 2 >= state.queue.count {
+                    // A reader that never catches up would otherwise keep every message it read.
+                    state.queue.removeFirst(state.head)
                     state.head = 0
                 }
                 var room: (@Sendable () -> Void)?
@@ -98,7 +132,10 @@ package final class WebSocketInbox: Sendable {
                 return (error.map { .failure($0) } ?? .success(nil), nil)
             }
             if Task.isCancelled { return (.failure(NetworkError.cancelled), nil) }
-            if let waiter { state.waiter = waiter }
+            if let waiter {
+                if state.waiter != nil { return (.failure(WebSocketErrors.concurrentRead), nil) }
+                state.waiter = waiter
+            }
             return (nil, nil)
         }
         room?()

@@ -19,7 +19,7 @@ extension Pipeline {
             }
             return (outcome, finalRequest, opened)
         } abandon: { opened, _, _ in
-            await Self.closeOpened(opened)
+            Self.closeOpened(opened)
         }
         switch end {
         case .notBuilt(let failed):
@@ -28,7 +28,7 @@ extension Pipeline {
         case .finished(let result, let request, let opened):
             let processed = await plugins.process(result, for: request)
             guard case .success(let response) = processed, case .upgraded(_, let subprotocol, let connection)? = opened.withLock({ $0 }) else {
-                await Self.closeOpened(opened)
+                Self.closeOpened(opened)
                 if case .failure(let error) = processed { return .failure(error) }
                 return .failure(.invalidResponse(reason: "a plugin answered the WebSocket handshake with a response of its own; no connection is open"))
             }
@@ -99,11 +99,14 @@ extension Pipeline {
         return "\(name) cannot open WebSockets; use the default transport, CurlTransport, or WebSocketStubTransport in tests. Nothing was sent"
     }
 
-    private static func closeOpened(_ opened: Locked<WebSocketOpening?>) async {
+    /// Lets go of an attempt's open connection (late past the deadline, refused by a plugin,
+    /// retried): it is closed with 1001 in the background, so the call never waits for the peer's
+    /// close frame (up to ``WebSocketConfiguration/closeTimeout``).
+    private static func closeOpened(_ opened: Locked<WebSocketOpening?>) {
         let opening = opened.withLock { opening in
             defer { opening = nil }
             return opening
         }
-        if case .upgraded(_, _, let connection)? = opening { await connection.close(.goingAway, reason: "") }
+        if case .upgraded(_, _, let connection)? = opening { connection.abandon() }
     }
 }

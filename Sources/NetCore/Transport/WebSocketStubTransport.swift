@@ -59,7 +59,7 @@ public struct WebSocketStubTransport: WebSocketTransport {
         headers["Sec-WebSocket-Protocol"] = subprotocol
         let response = Response(statusCode: 101, headers: headers, data: Data(), request: request)
         let chosen = try handshake.validate(status: 101, headers: headers)
-        let connection = WebSocketStubConnection(capacity: max(configuration.maximumMessageSize, 1))
+        let connection = WebSocketStubConnection(capacity: max(configuration.effectiveMaximumMessageSize, 1))
         let peer = WebSocketStubPeer(request: request, connection: connection)
         let conversation = self.conversation
         Task {

@@ -7,8 +7,10 @@
     final class CurlWebSocketChannel: WebSocketConnection {
         /// What a caller asked for, carried out on the I/O thread.
         enum Command {
-            case send(WebSocket.Message, CheckedContinuation<Void, any Error>)
-            case ping(CheckedContinuation<Void, any Error>)
+            /// A message whose sender waits as `waiter` (see ``complete(_:with:)``).
+            case send(WebSocket.Message, waiter: UInt64)
+            /// A ping whose sender waits as `waiter` for its pong.
+            case ping(waiter: UInt64)
             case close(WebSocket.CloseCode, String, CheckedContinuation<Void, Never>)
             /// The ``WebSocket`` was released while open: close with 1001 (going away).
             case abandon
@@ -21,25 +23,72 @@
             var closeCode: WebSocket.CloseCode?
             var closeReason: String?
             var opening: CheckedContinuation<WebSocketOpening, any Error>?
+            /// Senders and pingers waiting, by the number their call drew; each is resumed once,
+            /// by whoever removes it first (the I/O thread, a cancel, or the end).
+            var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+            var lastWaiter: UInt64 = 0
         }
 
         let inbox: WebSocketInbox
         private let shared = Locked(Shared())
         /// Wakes the I/O thread from its poll.
-        let wakePipe = CurlWebSocketWakePipe()
+        let wakePipe: CurlWebSocketWakePipe
 
-        init(inboxCapacity: Int) {
+        /// - Throws: ``NetworkError`` when the wake pipe cannot be made (too many open files).
+        init(inboxCapacity: Int) throws(NetworkError) {
             inbox = WebSocketInbox(capacity: inboxCapacity)
+            wakePipe = try CurlWebSocketWakePipe()
         }
 
         // MARK: Callers
 
+        /// Waits until the frame is written; cancelling the task ends the wait with
+        /// ``NetworkError/cancelled`` (a frame not yet queued for the socket is then not sent).
         func send(_ message: WebSocket.Message) async throws {
-            try await withCheckedThrowingContinuation { submit(.send(message, $0)) }
+            try await submitWaiting { .send(message, waiter: $0) }
         }
 
+        /// Waits for the pong; cancelling the task ends the wait with ``NetworkError/cancelled``,
+        /// and the connection's end (close or failure) with an error.
         func ping() async throws {
-            try await withCheckedThrowingContinuation { submit(.ping($0)) }
+            try await submitWaiting { .ping(waiter: $0) }
+        }
+
+        /// Queues the command `make` builds for a new waiter and waits for its completion.
+        private func submitWaiting(_ make: (UInt64) -> Command) async throws {
+            let waiter = shared.withLock { shared in
+                shared.lastWaiter &+= 1
+                return shared.lastWaiter
+            }
+            let command = make(waiter)
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let accepted = shared.withLock { shared in
+                        guard !shared.ended else { return false }
+                        shared.waiters[waiter] = continuation
+                        shared.commands.append(command)
+                        return true
+                    }
+                    guard accepted else { return continuation.resume(throwing: WebSocketErrors.closed) }
+                    wake()
+                    // A cancel that came before the waiter was stored found nothing to end.
+                    if Task.isCancelled { complete(waiter, with: .failure(.cancelled)) }
+                }
+            } onCancel: {
+                complete(waiter, with: .failure(.cancelled))
+            }
+        }
+
+        /// Resumes the caller waiting as `waiter` with `result`, once: later calls for the same
+        /// waiter (a cancel racing the I/O thread) do nothing.
+        func complete(_ waiter: UInt64, with result: Result<Void, NetworkError>) {
+            let continuation = shared.withLock { $0.waiters.removeValue(forKey: waiter) }
+            continuation?.resume(with: result.mapError { $0 as any Error })
+        }
+
+        /// Whether the caller waiting as `waiter` still waits (it was not cancelled).
+        func isWaiting(_ waiter: UInt64) -> Bool {
+            shared.withLock { $0.waiters[waiter] != nil }
         }
 
         func close(_ code: WebSocket.CloseCode, reason: String) async {
@@ -72,7 +121,7 @@
             }
             if accepted { return wake() }
             switch command {
-            case .send(_, let continuation), .ping(let continuation): continuation.resume(throwing: WebSocketErrors.closed)
+            case .send(_, let waiter), .ping(let waiter): complete(waiter, with: .failure(WebSocketErrors.closed))
             case .close(_, _, let continuation): continuation.resume()
             case .abandon: break
             }
@@ -109,13 +158,16 @@
             shared.withLock { ($0.closeCode, $0.closeReason) = (code, reason) }
         }
 
-        /// No more commands are taken; those still queued are returned to be refused.
+        /// No more commands are taken; those still queued are returned to be refused, and every
+        /// sender or pinger still waiting gets ``WebSocketErrors/closed``.
         func end() -> [Command] {
-            shared.withLock { shared in
+            let (commands, waiters) = shared.withLock { shared in
                 shared.ended = true
-                defer { shared.commands = [] }
-                return shared.commands
+                defer { (shared.commands, shared.waiters) = ([], [:]) }
+                return (shared.commands, Array(shared.waiters.values))
             }
+            for waiter in waiters { waiter.resume(throwing: WebSocketErrors.closed) }
+            return commands
         }
     }
 #endif

@@ -28,7 +28,7 @@
             let timeout = CurlTransfer.milliseconds(request.timeout)
             _ = netkit_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeout)
             _ = netkit_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, min(timeout, CurlTransfer.milliseconds(configuration.connectTimeout)))
-            try CurlTLS.apply(request.tls, to: easy, host: request.host)
+            let pins = try applyTLS(request, to: easy)
             let proxy = CurlProxy.server(for: request, configuration: configuration)
             try CurlProxy.apply(proxy, to: easy)
             // A plain ws:// URL through an HTTP proxy still needs a tunnel: the proxy must not see frames.
@@ -42,7 +42,7 @@
                 throw .invalidRequest(target: targetDescription(request.target), reason: "libcurl refused the URL")
             }
             errorBuffer[0] = 0
-            let code = curl_easy_perform(easy)
+            let code = withExtendedLifetime(pins) { curl_easy_perform(easy) }
             guard code == CURLE_OK else {
                 throw failure(code, detail: String(cString: errorBuffer), easy: easy, request: request, proxy: proxy, channel: channel)
             }
@@ -52,6 +52,33 @@
             }
             connected = true
             return CurlWebSocketSocket(easy: easy, descriptor: descriptor)
+        }
+
+        /// The request's TLS policy, with its pins checked during the handshake (before a client
+        /// certificate is sent) as for other requests. ``CurlHandshakePins/install(on:host:presentsIdentity:)``
+        /// reads a transfer's pins through `CURLOPT_PRIVATE`, which a WebSocket handle has no
+        /// transfer behind: it gets ``CurlWebSocketPins`` there instead, and the context callback is
+        /// replaced by one reading them, before anything connects.
+        /// - Returns: What the handshake's callback reads; keep it alive until the handle connected.
+        private static func applyTLS(_ request: Request, to easy: UnsafeMutableRawPointer) throws(NetworkError) -> CurlWebSocketPins? {
+            guard let policy = request.tls, !policy.pinnedKeyHashes.isEmpty else {
+                try CurlTLS.apply(request.tls, to: easy, host: request.host)
+                return nil
+            }
+            let pins = CurlWebSocketPins(policy.pinnedKeyHashes)
+            let data = Unmanaged.passUnretained(pins).toOpaque()
+            _ = netkit_easy_setopt_ptr(easy, CURLOPT_PRIVATE, data)
+            try CurlTLS.apply(policy, to: easy, host: request.host)
+            guard CurlHandshakePins.isAvailable else { return pins }  // pins are then checked after the handshake only
+            let replaced =
+                netkit_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, data) == CURLE_OK
+                && netkit_easy_setopt_ssl_ctx_callback(easy) { _, context, data in
+                    CurlHandshakePins.attach(Unmanaged<CurlWebSocketPins>.fromOpaque(data!).takeUnretainedValue().hashes, to: context)
+                } == CURLE_OK
+            guard replaced else {
+                throw .tlsFailure(host: request.host, reason: "libcurl refused the pin check for the WebSocket's TLS handshake; nothing was sent")
+            }
+            return pins
         }
 
         /// libcurl's connect failure as a ``NetworkError`` (no credentials in it).
@@ -86,9 +113,20 @@
             case 28: return .timedOut
             case 42: return .cancelled
             case 90: return .pinningFailed(host: host)
+            case 60 where CurlHandshakePins.rejected(code, easy: easy): return .pinningFailed(host: host)
             case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98: return .tlsFailure(host: host, reason: detail, underlying: cause)
             default: return .transport(reason: "libcurl error \(code.rawValue) opening the WebSocket: \(detail)", underlying: cause)
             }
+        }
+    }
+
+    /// The pins a WebSocket handle's TLS handshake checks (its `CURLOPT_PRIVATE` and
+    /// `CURLOPT_SSL_CTX_DATA`); immutable, read on the handle's own thread.
+    final class CurlWebSocketPins {
+        let hashes: [String]
+
+        init(_ hashes: [String]) {
+            self.hashes = hashes
         }
     }
 #endif

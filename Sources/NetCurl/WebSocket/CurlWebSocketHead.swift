@@ -47,13 +47,14 @@ enum CurlWebSocketHead {
         guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]), (100...999).contains(status) else {
             throw .invalidResponse(reason: "the WebSocket handshake was not answered with an HTTP/1.1 status line")
         }
-        var fields: [(String, String)] = []
+        var fields: [HTTPHeaders.Field] = []
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else {
                 throw .invalidResponse(reason: "the WebSocket handshake's response has a header line without a colon")
             }
-            fields.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            fields.append(
+                HTTPHeaders.Field(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        return Parsed(status: status, headers: HTTPHeaders(fields: fields), rest: Array(bytes[(end + 4)...]))
+        return Parsed(status: status, headers: HTTPHeaders(allFields: fields), rest: Array(bytes[(end + 4)...]))
     }
 }

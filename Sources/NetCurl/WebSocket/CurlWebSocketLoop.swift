@@ -27,8 +27,9 @@
         private var queuedTotal = 0
         private var writtenTotal = 0
         /// Senders waiting for their frame to be written, by the offset in `outgoing` it ends at.
-        private var sends: [(end: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-        private var pings: [CheckedContinuation<Void, any Error>] = []
+        private var sends: [(end: Int, waiter: UInt64)] = []
+        /// Pingers waiting for the pong to their ping (``CurlWebSocketChannel/complete(_:with:)``).
+        private var pings = WebSocketPendingPings()
         private var closers: [CheckedContinuation<Void, Never>] = []
         private var closeDeadline: ContinuousClock.Instant?
         private var nextPing: ContinuousClock.Instant?
@@ -165,7 +166,7 @@
             }
             while let first = sends.first, first.end <= writtenTotal {
                 sends.removeFirst()
-                first.continuation.resume()
+                channel.complete(first.waiter, with: .success(()))
             }
         }
 
@@ -173,7 +174,7 @@
         private func dropOutgoing() {
             outgoing = []
             written = 0
-            for send in sends { send.continuation.resume(throwing: WebSocketErrors.closed) }
+            for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
             sends = []
         }
 
@@ -186,20 +187,21 @@
 
         private func handle(_ command: CurlWebSocketChannel.Command) {
             switch command {
-            case .send(let message, let continuation):
+            case .send(let message, let waiter):
+                // A cancelled sender's frame is not sent (nothing of it was queued yet).
+                guard channel.isWaiting(waiter) else { return }
                 switch machine.send(message) {
                 case .success(let bytes):
                     enqueue(bytes)
-                    sends.append((queuedTotal, continuation))
-                case .failure: continuation.resume(throwing: WebSocketErrors.closed)
+                    sends.append((queuedTotal, waiter))
+                case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
-            case .ping(let continuation):
-                switch machine.ping(payload: []) {
-                case .success(let bytes):
-                    enqueue(bytes)
-                    pings.append(continuation)
-                case .failure: continuation.resume(throwing: WebSocketErrors.closed)
+            case .ping(let waiter):
+                guard channel.isWaiting(waiter), machine.phase == .open else {
+                    return channel.complete(waiter, with: .failure(WebSocketErrors.closed))
                 }
+                pings.forget { [channel] in !channel.isWaiting($0) }
+                if case .success(let bytes) = machine.ping(payload: pings.add(waiter: waiter)) { enqueue(bytes) }
             case .close(let code, let reason, let continuation):
                 closers.append(continuation)
                 perform(machine.close(code: code, reason: reason))
@@ -213,9 +215,8 @@
                 switch action {
                 case .write(let bytes): enqueue(bytes)
                 case .deliver(let message): channel.inbox.yield(message)
-                case .pongReceived:
-                    for ping in pings { ping.resume() }
-                    pings = []
+                case .pongReceived(let payload):
+                    for ping in pings.answered(by: payload) { channel.complete(ping, with: .success(())) }
                 case .startCloseTimer: closeDeadline = .now + settings.closeTimeout
                 case .closeTransport:
                     closeSocket = true
@@ -224,11 +225,18 @@
                 case .finish:
                     channel.closed(code: machine.closeCode, reason: machine.closeReason)
                     channel.inbox.finish()
+                    failPings()
                 case .fail(let failure):
                     channel.closed(code: machine.closeCode, reason: machine.closeReason)
-                    channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: settings.maximumMessageSize))
+                    channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: machine.maximumMessageSize))
+                    failPings()
                 }
             }
+        }
+
+        /// The connection closed or failed: no pong can come any more.
+        private func failPings() {
+            for ping in pings.removeAll() { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
         }
 
         /// The connection ended: every waiter gets its answer.
@@ -236,17 +244,16 @@
             channel.closed(code: machine.closeCode ?? .abnormalClosure, reason: machine.closeReason)
             channel.inbox.finish(throwing: WebSocketErrors.lost)
             for command in channel.end() { refuse(command) }
-            for send in sends { send.continuation.resume(throwing: WebSocketErrors.closed) }
-            for ping in pings { ping.resume(throwing: WebSocketErrors.closed) }
+            for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
+            for ping in pings.removeAll() { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
             for closer in closers { closer.resume() }
             sends = []
-            pings = []
             closers = []
         }
 
         private func refuse(_ command: CurlWebSocketChannel.Command) {
             switch command {
-            case .send(_, let continuation), .ping(let continuation): continuation.resume(throwing: WebSocketErrors.closed)
+            case .send(_, let waiter), .ping(let waiter): channel.complete(waiter, with: .failure(WebSocketErrors.closed))
             case .close(_, _, let continuation): continuation.resume()
             case .abandon: break
             }

@@ -9,9 +9,16 @@
         let readDescriptor: Int32
         private let writeDescriptor: Int32
 
-        init() {
+        /// Creates the pipe with `makePipe` (`pipe(2)`; tests pass one that fails).
+        /// - Throws: ``NetworkError/transport(reason:underlying:)`` when the pipe cannot be made
+        ///   (too many open files, say); nothing was sent.
+        init(makePipe: (UnsafeMutablePointer<Int32>) -> Int32 = { pipe($0) }) throws(NetworkError) {
             var descriptors: [Int32] = [-1, -1]
-            precondition(pipe(&descriptors) == 0, "NetCurl: pipe failed (errno \(errno))")
+            guard makePipe(&descriptors) == 0 else {
+                let code = errno
+                throw .transport(
+                    reason: "the WebSocket could not get a wake pipe (\(String(cString: strerror(code))), errno \(code)); nothing was sent")
+            }
             for descriptor in descriptors {
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

@@ -112,6 +112,32 @@ struct WebSocketEchoLiveTests {
         #expect(messages == [.text("session=abc123")])
     }
 
+    @Test("A pinned wss connection that carries a client certificate opens and echoes (its pins are checked in the handshake)")
+    func pinnedWithClientIdentity() async throws {
+        func file(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: try TestServers.requireValue(name))) }
+        var tls = try SocketServers.trust(pin: TestServers.requireValue("NETKIT_TLS_PIN"))
+        tls.clientIdentity = .pem(certificate: try file("NETKIT_CLIENT_CERT"), key: try file("NETKIT_CLIENT_KEY"))
+        let socket = try await SocketServers.provider(SocketSettings(tls: tls)).webSocket(SocketTarget(base: try SocketServers.echoTLS(), path: "echo"))
+        try await socket.send(.text("pinned"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("pinned"))
+        await socket.close()
+    }
+
+    @Test("A wrong pin with a client certificate fails the wss handshake as a pinning failure")
+    func wrongPinWithClientIdentity() async throws {
+        func file(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: try TestServers.requireValue(name))) }
+        var tls = try SocketServers.trust(pin: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+        tls.clientIdentity = .pem(certificate: try file("NETKIT_CLIENT_CERT"), key: try file("NETKIT_CLIENT_KEY"))
+        let provider = SocketServers.provider(SocketSettings(tls: tls))
+        await #expect {
+            _ = try await provider.webSocket(SocketTarget(base: try SocketServers.echoTLS(), path: "echo"))
+        } throws: { error in
+            if case .pinningFailed = error as? NetworkError { return true }
+            return false
+        }
+    }
+
     @Test("A wrong pin fails the wss handshake before anything is sent")
     func wrongPin() async throws {
         let provider = SocketServers.provider(SocketSettings(tls: try SocketServers.trust(pin: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")))

@@ -78,6 +78,36 @@ struct WebSocketHostileTests {
         #expect(error == nil, "our own close ends the messages normally")
     }
 
+    @Test("A ping the peer never answers ends with cancelled when its task is cancelled", .timeLimit(.minutes(1)))
+    func unansweredPingIsCancellable() async throws {
+        let socket = try await open("never-closes", configuration: WebSocketConfiguration(closeTimeout: .milliseconds(300)))
+        try await socket.send(.text("the connection is open"))
+        let ping = Task { try await socket.ping() }
+        ping.cancel()
+        await #expect {
+            try await ping.value
+        } throws: { error in
+            if case .cancelled = error as? NetworkError { return true }
+            return false
+        }
+        await socket.close()
+    }
+
+    @Test("A ping the peer never answers fails once the connection closes", .timeLimit(.minutes(1)))
+    func unansweredPingFailsOnClose() async throws {
+        let socket = try await open("never-closes", configuration: WebSocketConfiguration(closeTimeout: .milliseconds(300)))
+        let ping = Task { try await socket.ping() }
+        await socket.close()
+        await #expect(throws: NetworkError.self) { try await ping.value }
+    }
+
+    @Test("A pong that echoes another payload does not answer a ping; the close that follows fails it")
+    func stalePong() async throws {
+        let socket = try await open("stale-pong")
+        await #expect(throws: NetworkError.self) { try await socket.ping() }
+        #expect(socket.closeCode == .normalClosure)
+    }
+
     @Test("A ping flood is answered without delivering anything but the message after it")
     func pingFlood() async throws {
         let socket = try await open("ping-flood")

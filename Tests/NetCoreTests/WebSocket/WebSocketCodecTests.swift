@@ -83,6 +83,23 @@ struct WebSocketCodecTests {
         #expect(violation(negative)?.code == .protocolError, "the most significant bit of a 64-bit length must be 0")
     }
 
+    @Test("A header announcing 2^63-1 bytes with an unlimited allowance waits for its payload instead of overflowing")
+    func hugeLengthWithinAllowance() throws {
+        var decoder = WebSocketFrameDecoder()
+        decoder.append([0x82, 127, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3])
+        #expect(try decoder.nextFrame(dataAllowance: .max) == nil)
+        #expect(decoder.bufferedByteCount == 13)
+    }
+
+    @Test("A maximum message size near Int.max is capped at 2^62, and such a header still fails with 1009")
+    func maximumMessageSizeIsCapped() {
+        var machine = WebSocketConnectionStateMachine(maximumMessageSize: .max)
+        #expect(machine.maximumMessageSize == WebSocketConfiguration.largestMaximumMessageSize)
+        #expect(WebSocketConfiguration(maximumMessageSize: -5).effectiveMaximumMessageSize == 0)
+        let actions = machine.received([0x82, 127, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(actions.contains { if case .fail = $0 { true } else { false } })
+    }
+
     @Test("A data frame past the allowance fails with 1009 from its header alone")
     func pastAllowance() {
         #expect(violation([0x82, 126, 0x01, 0x00], allowance: 255)?.code == .messageTooBig)

@@ -8,10 +8,10 @@ import Testing
 struct WebSocketInboxTests {
     @Test("The inbox has no room once its capacity waits unread, and calls back when a read makes room")
     func backPressure() async throws {
-        let inbox = WebSocketInbox(capacity: 4)
+        let inbox = WebSocketInbox(capacity: 4 + 2 * WebSocketInbox.messageOverhead)
         let called = Locked(0)
         #expect(inbox.yield(.binary(Data([1, 2]))))
-        #expect(!inbox.yield(.binary(Data([3, 4]))), "4 bytes wait: no room")
+        #expect(!inbox.yield(.binary(Data([3, 4]))), "4 bytes (and two messages' overhead) wait: no room")
         #expect(!inbox.hasRoom)
         inbox.onRoom { called.withLock { $0 += 1 } }
         #expect(try await inbox.next() == .binary(Data([1, 2])))
@@ -43,5 +43,49 @@ struct WebSocketInboxTests {
         await #expect(throws: NetworkError.self) { try await waiting.value }
         inbox.finish()
         #expect(try await inbox.next() == nil)
+    }
+}
+
+extension WebSocketInboxTests {
+    @Test("A reader that always leaves a backlog does not make the inbox keep every message it read")
+    func backlogIsCompacted() async throws {
+        let inbox = WebSocketInbox(capacity: 1 << 30)
+        inbox.yield(.text("first"))
+        for index in 0..<5000 {
+            inbox.yield(.text("\(index)"))
+            _ = try await inbox.next()
+        }
+        #expect(inbox.storedMessageCount <= 2 * WebSocketInbox.compactionThreshold + 1)
+        #expect(try await inbox.next() == .text("4999"), "the last message is still there, in order")
+    }
+}
+
+extension WebSocketInboxTests {
+    @Test("A flood of empty messages fills the inbox: each message counts against its capacity")
+    func emptyMessagesCount() {
+        let inbox = WebSocketInbox(capacity: 1024)
+        var accepted = 0
+        while inbox.yield(.binary(Data())) {
+            accepted += 1
+            if accepted > 1000 { break }
+        }
+        #expect(!inbox.hasRoom)
+        #expect(accepted < 1024 / WebSocketInbox.messageOverhead)
+    }
+}
+
+extension WebSocketInboxTests {
+    @Test("A second reader while one waits fails with a clear error, and the first still gets the next message")
+    func secondReaderFails() async throws {
+        let inbox = WebSocketInbox(capacity: 1024)
+        let first = Task { try await inbox.next() }
+        while !inbox.hasWaitingReader { await Task.yield() }
+        let second = await #expect(throws: NetworkError.self) { try await inbox.next() }
+        #expect(second.map { String(describing: $0) }?.contains("already reading") == true)
+        let cancelledSecond = Task { try await inbox.next() }
+        cancelledSecond.cancel()
+        _ = try? await cancelledSecond.value
+        inbox.yield(.text("for the first"))
+        #expect(try await first.value == .text("for the first"))
     }
 }
