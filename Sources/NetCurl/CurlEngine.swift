@@ -37,14 +37,9 @@
         /// Starts loop `index` of `count`; the loops split the configuration's connection limits.
         init(index: Int, of count: Int, configuration: CurlTransport.Configuration) {
             CurlGlobal.ensureInitialized()
-            var descriptors: [Int32] = [-1, -1]
-            precondition(pipe(&descriptors) == 0, "NetCurl: pipe failed (errno \(errno))")
-            for descriptor in descriptors {
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            }
-            wakeDescriptor = descriptors[0]
-            wakeWriteDescriptor = descriptors[1]
+            guard let ends = NonBlockingPipe.make() else { preconditionFailure("NetCurl: pipe failed (errno \(errno))") }
+            wakeDescriptor = ends.read
+            wakeWriteDescriptor = ends.write
             watchdog = CurlStallWatchdog(sockets: sockets)
             let thread = Thread { [self] in
                 CurlLoop(engine: self, configuration: configuration, loopCount: count).run()

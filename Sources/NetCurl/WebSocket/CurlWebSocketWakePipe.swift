@@ -13,18 +13,13 @@
         /// - Throws: ``NetworkError/transport(reason:underlying:)`` when the pipe cannot be made
         ///   (too many open files, say); nothing was sent.
         init(makePipe: (UnsafeMutablePointer<Int32>) -> Int32 = { pipe($0) }) throws(NetworkError) {
-            var descriptors: [Int32] = [-1, -1]
-            guard makePipe(&descriptors) == 0 else {
+            guard let ends = NonBlockingPipe.make(makePipe) else {
                 let code = errno
                 throw .transport(
                     reason: "the WebSocket could not get a wake pipe (\(String(cString: strerror(code))), errno \(code)); nothing was sent")
             }
-            for descriptor in descriptors {
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            }
-            readDescriptor = descriptors[0]
-            writeDescriptor = descriptors[1]
+            readDescriptor = ends.read
+            writeDescriptor = ends.write
         }
 
         deinit {
