@@ -26,7 +26,6 @@ enum Bin: TargetType {
     }
 }
 
-
 /// The live httpbin's URL, or a recorded failure (under scripts/test) naming the variable.
 func requireHTTPBin() throws -> URL {
     try TestServers.require("NETKIT_HTTPBIN_URL")
