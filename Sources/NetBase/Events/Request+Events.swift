@@ -7,6 +7,7 @@ extension Request {
     /// Plugins and transports report what only they know (a cache hit, a redirect); the provider
     /// reports the rest.
     public func report(_ kind: @autoclosure () -> NetworkEvent.Kind) {
+        guard callStorage.isObserved else { return }
         let observers = callStorage.observers
         guard !observers.isEmpty else { return }
         let event = NetworkEvent(kind(), request: self)
@@ -14,5 +15,11 @@ extension Request {
     }
 
     /// Whether anyone observes this request's call.
-    public var isObserved: Bool { !callStorage.observers.isEmpty }
+    public var isObserved: Bool { callStorage.isObserved }
+
+    /// Reports the call's end, then lets go of its observers (see ``CallStorage``).
+    package func reportEnd(_ result: Result<Response, NetworkError>, duration: Duration) {
+        report(.callEnded(result, duration: duration))
+        callStorage.endObservation()
+    }
 }

@@ -18,33 +18,47 @@ public final class CallStorage: Sendable {
     private let values: Locked<[ObjectIdentifier: any Sendable]>
     /// Ends the call from outside its task (see ``Provider/cancelAll()``).
     package let cancellation: CallCancellation
-    /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); empty when no one does.
-    package let observers: [any NetworkEventObserver]
+    /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); `nil` when no one
+    /// does. A reference shared with ``detachedFromCancellation()`` copies, emptied by
+    /// ``endObservation()``: each event holds its request, and so this store, so an observer
+    /// that keeps events would otherwise keep itself alive through them.
+    private let observerList: Locked<[any NetworkEventObserver]>?
+
+    /// The call's observers now (none once the call has ended).
+    package var observers: [any NetworkEventObserver] { observerList?.withLock { $0 } ?? [] }
+
+    /// Whether the call had observers when it started (read without a lock).
+    package var isObserved: Bool { observerList != nil }
 
     /// Creates an empty store (the pipeline makes one per call).
     public init() {
         values = Locked([:])
         cancellation = CallCancellation()
-        observers = []
+        observerList = nil
     }
 
     /// Creates an empty store for a call that `cancellation` ends.
     package init(cancellation: CallCancellation, observers: [any NetworkEventObserver] = []) {
         values = Locked([:])
         self.cancellation = cancellation
-        self.observers = observers
+        observerList = observers.isEmpty ? nil : Locked(observers)
     }
 
-    private init(values: Locked<[ObjectIdentifier: any Sendable]>, observers: [any NetworkEventObserver]) {
+    private init(values: Locked<[ObjectIdentifier: any Sendable]>, observerList: Locked<[any NetworkEventObserver]>?) {
         self.values = values
         cancellation = CallCancellation()
-        self.observers = observers
+        self.observerList = observerList
     }
 
     /// The same values, without the call's cancellation: for work that outlives one caller
     /// (a transfer ``DeduplicatingTransport`` shares among callers).
     package func detachedFromCancellation() -> CallStorage {
-        CallStorage(values: values, observers: observers)
+        CallStorage(values: values, observerList: observerList)
+    }
+
+    /// Forgets the observers once the call has reported its end: later reports go nowhere.
+    package func endObservation() {
+        observerList?.withLock { $0 = [] }
     }
 
     /// The value for `key`, or its default.

@@ -32,10 +32,10 @@ extension Pipeline {
         case .notBuilt(let failed):
             head.deliver(.failure(failed.error))
             let result = await plugins.process(.failure(failed.error), for: failed.request)
-            failed.request.report(.callEnded(result, duration: .now - started))
+            failed.request.reportEnd(result, duration: .now - started)
         case .finished(let result, let request, let streamed):
             let final = await finish(result, sink: streamed.sink, bodyInSink: streamed.bodyInSink, request: request, head: head)
-            request.report(.callEnded(final, duration: .now - started))
+            request.reportEnd(final, duration: .now - started)
         }
     }
 

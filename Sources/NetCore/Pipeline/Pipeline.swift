@@ -42,7 +42,7 @@ struct Pipeline: Sendable {
         case .notBuilt(let failed): (result, request) = (await plugins.process(.failure(failed.error), for: failed.request), failed.request)
         case .finished(let outcome, let last, _): (result, request) = (await plugins.process(outcome, for: last), last)
         }
-        request.report(.callEnded(result, duration: .now - started))
+        request.reportEnd(result, duration: .now - started)
         return result
     }
 
