@@ -51,6 +51,8 @@ struct NetworkEventTests {
         }
         let provider = provider(StubTransport(behavior: .delayed(.seconds(30))), observers: [log, canceller])
         cancelling.withLock { $0 = provider }
+        // The handler reaches the provider that holds it: let go at the end (no cycle left behind).
+        defer { cancelling.withLock { $0 = nil } }
         let result = await provider.run(TestTarget())
         #expect(result.error?.caseName == "cancelled")
         #expect(log.lines.filter { $0.hasSuffix("ended cancelled") }.count == 1)
