@@ -31,20 +31,39 @@
         /// The `SSL_CTX` ex_data slot that owns each context's copy of the pins (freed with it).
         private static let index: Int32 = netkit_pins_index_new()
 
-        /// Makes each new connection of `easy` check the pins of the transfer that opens it during
-        /// its handshake. The callback's data is the handle's slot (`CURLOPT_PRIVATE`).
+        /// Where the handshake's callback finds the pins it checks.
+        enum Source {
+            /// The transfer behind the handle's slot (`CURLOPT_PRIVATE`): its request's policy.
+            case transfer
+            /// A holder the caller keeps alive until the handle has connected (a WebSocket's
+            /// handle, which has no transfer behind it).
+            case holder(CurlPinsHolder)
+        }
+
+        /// Makes each new connection of `easy` check the pins `source` gives during its handshake.
         ///
         /// Where libcurl's backend is not OpenSSL, pins are checked after the handshake only; a
         /// request that would then show a client certificate first fails instead.
-        static func install(on easy: UnsafeMutableRawPointer, host: String, presentsIdentity: Bool) throws(NetworkError) {
-            var slot: UnsafeMutableRawPointer?
-            _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &slot)
-            let installed =
-                isAvailable && slot != nil
-                && netkit_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, slot) == CURLE_OK
-                && netkit_easy_setopt_ssl_ctx_callback(easy) { _, context, slot in
-                    CurlHandshakePins.attach(CurlHandleSlot.transfer(slot).request.tls?.pinnedKeyHashes ?? [], to: context)
-                } == CURLE_OK
+        static func install(on easy: UnsafeMutableRawPointer, from source: Source, host: String, presentsIdentity: Bool) throws(NetworkError) {
+            var installed = false
+            if isAvailable {
+                switch source {
+                case .transfer:
+                    var slot: UnsafeMutableRawPointer?
+                    _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &slot)
+                    installed =
+                        slot != nil && netkit_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, slot) == CURLE_OK
+                        && netkit_easy_setopt_ssl_ctx_callback(easy) { _, context, slot in
+                            CurlHandshakePins.attach(CurlHandleSlot.transfer(slot).request.tls?.pinnedKeyHashes ?? [], to: context)
+                        } == CURLE_OK
+                case .holder(let holder):
+                    installed =
+                        netkit_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, Unmanaged.passUnretained(holder).toOpaque()) == CURLE_OK
+                        && netkit_easy_setopt_ssl_ctx_callback(easy) { _, context, data in
+                            CurlHandshakePins.attach(Unmanaged<CurlPinsHolder>.fromOpaque(data!).takeUnretainedValue().hashes, to: context)
+                        } == CURLE_OK
+                }
+            }
             if !installed && presentsIdentity {
                 throw .tlsFailure(
                     host: host,
@@ -75,6 +94,16 @@
             var result = 0
             _ = netkit_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &result)
             return result == Int(X509_V_ERR_APPLICATION_VERIFICATION)
+        }
+    }
+
+    /// Pins for a handle with no transfer behind it (see ``CurlHandshakePins/Source/holder(_:)``);
+    /// immutable, read by libcurl's context callback on the handle's own thread.
+    final class CurlPinsHolder {
+        let hashes: [String]
+
+        init(_ hashes: [String]) {
+            self.hashes = hashes
         }
     }
 #endif

@@ -9,7 +9,10 @@
     /// verification flags), so a connection verified under one policy is never reused for a request
     /// with another: no policy leaks to other hosts or other requests.
     enum CurlTLS {
-        static func apply(_ policy: TLSPolicy?, to easy: UnsafeMutableRawPointer, host: String) throws(NetworkError) {
+        /// Sets `policy` on `easy`; `pinSource` says where the handshake's pin check finds the pins.
+        static func apply(
+            _ policy: TLSPolicy?, to easy: UnsafeMutableRawPointer, host: String, pinSource: CurlHandshakePins.Source = .transfer
+        ) throws(NetworkError) {
             _ = netkit_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
             // TLS 1.2 at least, whatever the system's OpenSSL configuration allows.
             _ = netkit_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
@@ -24,7 +27,7 @@
                     throw .tlsFailure(host: host, reason: "this libcurl build cannot pin public keys; the request was not sent")
                 }
                 // The same pins, checked during the handshake: before the client certificate is sent.
-                try CurlHandshakePins.install(on: easy, host: host, presentsIdentity: policy.clientIdentity != nil)
+                try CurlHandshakePins.install(on: easy, from: pinSource, host: host, presentsIdentity: policy.clientIdentity != nil)
             }
             if !policy.trustedCertificates.isEmpty {
                 let bundle = try pemBundle(policy.trustedCertificates, host: host)

@@ -55,29 +55,16 @@
         }
 
         /// The request's TLS policy, with its pins checked during the handshake (before a client
-        /// certificate is sent) as for other requests. ``CurlHandshakePins/install(on:host:presentsIdentity:)``
-        /// reads a transfer's pins through `CURLOPT_PRIVATE`, which a WebSocket handle has no
-        /// transfer behind: it gets ``CurlWebSocketPins`` there instead, and the context callback is
-        /// replaced by one reading them, before anything connects.
+        /// certificate is sent) as for other requests; a WebSocket handle has no transfer behind
+        /// it, so the check reads a ``CurlPinsHolder``.
         /// - Returns: What the handshake's callback reads; keep it alive until the handle connected.
-        private static func applyTLS(_ request: Request, to easy: UnsafeMutableRawPointer) throws(NetworkError) -> CurlWebSocketPins? {
+        private static func applyTLS(_ request: Request, to easy: UnsafeMutableRawPointer) throws(NetworkError) -> CurlPinsHolder? {
             guard let policy = request.tls, !policy.pinnedKeyHashes.isEmpty else {
                 try CurlTLS.apply(request.tls, to: easy, host: request.host)
                 return nil
             }
-            let pins = CurlWebSocketPins(policy.pinnedKeyHashes)
-            let data = Unmanaged.passUnretained(pins).toOpaque()
-            _ = netkit_easy_setopt_ptr(easy, CURLOPT_PRIVATE, data)
-            try CurlTLS.apply(policy, to: easy, host: request.host)
-            guard CurlHandshakePins.isAvailable else { return pins }  // pins are then checked after the handshake only
-            let replaced =
-                netkit_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, data) == CURLE_OK
-                && netkit_easy_setopt_ssl_ctx_callback(easy) { _, context, data in
-                    CurlHandshakePins.attach(Unmanaged<CurlWebSocketPins>.fromOpaque(data!).takeUnretainedValue().hashes, to: context)
-                } == CURLE_OK
-            guard replaced else {
-                throw .tlsFailure(host: request.host, reason: "libcurl refused the pin check for the WebSocket's TLS handshake; nothing was sent")
-            }
+            let pins = CurlPinsHolder(policy.pinnedKeyHashes)
+            try CurlTLS.apply(policy, to: easy, host: request.host, pinSource: .holder(pins))
             return pins
         }
 
@@ -120,13 +107,4 @@
         }
     }
 
-    /// The pins a WebSocket handle's TLS handshake checks (its `CURLOPT_PRIVATE` and
-    /// `CURLOPT_SSL_CTX_DATA`); immutable, read on the handle's own thread.
-    final class CurlWebSocketPins {
-        let hashes: [String]
-
-        init(_ hashes: [String]) {
-            self.hashes = hashes
-        }
-    }
 #endif
