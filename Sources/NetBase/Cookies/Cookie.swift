@@ -67,6 +67,14 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomReflect
             ], displayStyle: .struct)
     }
 
+    /// Whether it goes with a request to `host` and `path` (RFC 6265 §5.4): its host or domain,
+    /// below its path, `Secure` only over a secure channel, not expired at `now`. The one rule
+    /// for every store: the jar's, and a session's `HTTPCookieStorage` read through NetKit.
+    package func isSent(toHost host: String, path requestPath: String, secure: Bool, at now: Date) -> Bool {
+        (isHostOnly ? domain == host : CookieDomain.matches(host: host, domain: domain)) && (!isSecure || secure)
+            && !isExpired(at: now) && CookieDomain.pathMatches(requestPath, cookiePath: path)
+    }
+
     /// Whether the cookie has expired at `now`.
     func isExpired(at now: Date) -> Bool {
         guard let expiresAt else { return false }

@@ -47,16 +47,16 @@ package enum CookieRules {
         SetCookieLine.parse(Substring(field)).flatMap { cookie(from: $0, receivedFrom: url, at: now) }
     }
 
-    /// Whether a cookie with these attributes goes with a request to `url` at `now` (RFC 6265
-    /// §5.4: domain, path, `Secure` only over https, not expired), for stores kept outside a
-    /// ``CookieJar``. `domain` may carry a leading dot (a domain cookie) or not (host-only).
+    /// Whether a cookie with these attributes (a leading dot on `domain` marks a domain cookie,
+    /// as `HTTPCookie` writes it) goes with a request to `url` at `now`, by
+    /// ``Cookie/isSent(toHost:path:secure:at:)``: for stores kept outside a ``CookieJar``.
     package static func isSent(domain: String, path: String, isSecure: Bool, expiresAt: Date?, to url: URL, at now: Date) -> Bool {
         guard let host = CookieDomain.host(of: url) else { return false }
-        if isSecure, !Self.isSecure(url) { return false }
-        if let expiresAt, expiresAt <= now { return false }
         let lowered = domain.lowercased()
-        let domainMatches = lowered.hasPrefix(".") ? CookieDomain.matches(host: host, domain: String(lowered.dropFirst())) : host == lowered
-        return domainMatches && CookieDomain.pathMatches(CookieDomain.requestPath(of: url), cookiePath: path)
+        let cookie = Cookie(
+            name: "", value: "", domain: lowered.hasPrefix(".") ? String(lowered.dropFirst()) : lowered, path: path,
+            isHostOnly: !lowered.hasPrefix("."), isSecure: isSecure, isHTTPOnly: false, expiresAt: expiresAt, createdAt: now)
+        return cookie.isSent(toHost: host, path: CookieDomain.requestPath(of: url), secure: Self.isSecure(url), at: now)
     }
 
     /// Whether `url` is a secure origin (https).

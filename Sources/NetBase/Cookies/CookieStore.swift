@@ -82,9 +82,7 @@ struct CookieStore {
             var touched = false
             for index in entries.indices {
                 let cookie = entries[index].cookie
-                guard !cookie.isHostOnly || cookie.domain == host, !cookie.isSecure || secure, !cookie.isExpired(at: now),
-                    CookieDomain.pathMatches(path, cookiePath: cookie.path)
-                else { continue }
+                guard cookie.isSent(toHost: host, path: path, secure: secure, at: now) else { continue }
                 if touch {
                     entries[index].lastAccess = now
                     touched = true
