@@ -57,7 +57,7 @@ struct SessionCookieStorage: Sendable {
         for field in fields {
             guard let cookie = CookieRules.cookie(fromSetCookieField: field, receivedFrom: url, at: now) else { continue }
             let domain = cookie.isHostOnly ? cookie.domain : "." + cookie.domain
-            for stored in storage.cookies ?? []
+            for stored in storage.cookies(for: url) ?? []
             where stored.name == cookie.name && stored.path == cookie.path && stored.domain.lowercased() == domain {
                 storage.deleteCookie(stored)
             }
