@@ -38,12 +38,6 @@ extension Exchange {
 
     /// The claimed download is settled: the caller gets `result`.
     private func settleDownload(_ result: Result<Response, NetworkError>) {
-        let (action, continuation) = state.withLock { state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
-            let action = state.machine.downloadSettled()
-            guard case .finish = action else { return (action, nil) }
-            return (action, state.end())
-        }
-        guard case .finish(let recipient) = action else { return }
-        deliver(result, to: recipient, continuation: continuation)
+        handle({ $0.machine.downloadSettled() }) { _ in result }
     }
 }

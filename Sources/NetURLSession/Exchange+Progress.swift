@@ -11,7 +11,7 @@ extension Exchange {
     func reportProgress() {
         guard let progress else { return }
         let (uploaded, uploadTotal, received, downloadTotal, task) = state.withLock {
-            ($0.uploaded, $0.uploadTotal, Int64($0.body.count), $0.downloadTotal, $0.task)
+            ($0.uploaded, $0.uploadTotal, Int64($0.machine.receivedBytes), $0.downloadTotal, $0.machine.task)
         }
         if uploaded > 0 {
             progress(TransferProgress(direction: .upload, completedBytes: uploaded, totalBytes: uploadTotal))

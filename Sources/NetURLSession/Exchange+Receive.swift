@@ -49,43 +49,33 @@ extension Exchange {
     /// For a stream: hands the 2xx head to the caller now; the body will follow in the sink.
     func deliverHeadIfStreaming(_ response: URLResponse) {
         guard let stream, let http = response as? HTTPURLResponse, StatusRules.isSuccess(http.statusCode) else { return }
-        let continuation = state.withLock { state -> CheckedContinuation<Response, any Error>? in
-            guard case .deliverHead = state.machine.streamedHeadReceived() else { return nil }
-            state.lastActivity = .now
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        guard let continuation else { return }
-        continuation.resume(returning: head(of: http))
-        stream.onCancel { [weak self] in self?.stop(because: .cancelled) }
+        var delivered = false
+        handle({ state in
+            let action = state.machine.streamedHeadReceived()
+            if case .deliverHead = action {
+                state.lastActivity = .now
+                delivered = true
+            }
+            return action
+        }) { _ in .success(self.head(of: http)) }
+        if delivered { stream.onCancel { [weak self] in self?.stop(because: .cancelled) } }
     }
 
-    /// Body bytes arrived; past the size limit the task is stopped.
+    /// Body bytes arrived; past the size limit the task is stopped. Never paused: FoundationNetworking
+    /// would send the request again on resume. It may read ahead of these callbacks; the limit
+    /// applies as they arrive.
     func receive(_ data: Data) {
         let limit = request.limits.maxBodyBytes
-        let (action, tooLarge) = state.withLock { state -> (ExchangeStateMachine.Action, Bool) in
-            let action = state.machine.dataReceived()
-            switch action {
-            case .bufferBody:
-                if let limit, Int64(state.body.count + data.count) > limit { return (action, true) }
-                state.body.append(data)
-            case .forwardToStream:
+        var forward = false
+        handle { state in
+            let action = state.machine.dataReceived(data, limit: limit)
+            if case .forwardToStream = action {
                 state.lastActivity = .now
-            default:
-                break
+                forward = true
             }
-            return (action, false)
+            return action
         }
-        switch action {
-        case .forwardToStream:
-            if let stream { streamBody(data, into: stream) }
-        case .bufferBody:
-            // Never paused: FoundationNetworking would send the request again on resume. It may
-            // read ahead of these callbacks; the limit applies as they arrive.
-            if tooLarge, let limit { stop(because: .failed(.responseTooLarge(limit: limit))) }
-        default:
-            break
-        }
+        if forward, let stream { streamBody(data, into: stream) }
     }
 
     /// Passes streamed bytes on. A data task is never suspended for a slow reader: resumed,

@@ -7,21 +7,20 @@ import NetBase
 /// One request's life inside ``URLSessionTransport``: the task, the deadline timer, progress
 /// polling, and a continuation resumed exactly once.
 ///
-/// The lifecycle is an ``ExchangeStateMachine``: every event runs through it under the lock, and
-/// the action it returns (resume or cancel the task, answer the caller, feed the stream)
-/// is performed after the lock is released. Timeouts and cancellation resume the caller at once
-/// instead of waiting for URLSession to call back, so a task URLSession never completes (the
-/// Linux 401 `Basic` bug) cannot hang a request.
+/// The lifecycle is an ``ExchangeStateMachine`` that owns the caller's continuation, the task and
+/// the body: every event runs through it under the lock, and the action it returns (resume or
+/// cancel the task, answer the caller, feed the stream) is performed by ``perform(_:outcome:)``
+/// after the lock is released, the one place that answers the caller. Timeouts and cancellation
+/// resume the caller at once instead of waiting for URLSession to call back, so a task URLSession
+/// never completes (the Linux 401 `Basic` bug) cannot hang a request.
 final class Exchange: Sendable {
     typealias StopReason = ExchangeStopReason
+    typealias Caller = CheckedContinuation<Response, any Error>
+    typealias Machine = ExchangeStateMachine<Caller, URLSessionTask>
 
     struct State {
-        var machine = ExchangeStateMachine()
-        var continuation: CheckedContinuation<Response, any Error>?
-        var task: URLSessionTask?
+        var machine = Machine()
         var challengeResponse: HTTPURLResponse?
-        /// The body received so far (responses kept in memory).
-        var body = Data()
         var uploaded: Int64 = 0
         var uploadTotal: Int64?
         var downloadTotal: Int64?
@@ -30,16 +29,6 @@ final class Exchange: Sendable {
         var heads = 0
         /// What URLSession measured, once it says (before the task completes, where it does).
         var collected: CollectedMetrics?
-
-        /// Hands out the continuation and forgets the task and the body: the exchange has ended.
-        mutating func end() -> CheckedContinuation<Response, any Error>? {
-            defer {
-                continuation = nil
-                task = nil
-                body = Data()
-            }
-            return continuation
-        }
     }
 
     let request: Request
@@ -61,7 +50,7 @@ final class Exchange: Sendable {
     let clock = ContinuousClock()
     let startInstant: ContinuousClock.Instant
     let startDate = Date()
-    // Every mutable field lives in this mutex.
+    // Every mutable field lives in this mutex; the continuation, task and body in its machine.
     let state = Locked(State())
 
     /// Where tasks are made, resumed and cancelled, one queue per transport.
@@ -86,107 +75,76 @@ final class Exchange: Sendable {
     /// Whether someone wants progress reports.
     var reportsProgress: Bool { progress != nil }
 
-    var continuation: CheckedContinuation<Response, any Error>? {
-        get { state.withLock { $0.continuation } }
-        set { state.withLock { $0.continuation = newValue } }
+    /// What a caller or a stream's reader gets: made from the body for a completed task, or from
+    /// `nil` for a streamed head or a stream's end.
+    typealias Outcome = (Data?) -> Result<Response, NetworkError>
+
+    /// Runs `event` under the lock (on the machine and the fields beside it), then performs the
+    /// action it returned. The deadline is unwatched when the machine says no one waits any more.
+    /// - Parameter watched: whether the exchange was watched before the event even if the
+    ///   machine did not say so yet (a caller starting to wait).
+    func handle(_ event: (inout State) -> Machine.Action, watched: Bool = false, outcome: Outcome = { _ in .failure(.cancelled) }) {
+        let (action, ended) = state.withLock { state -> (Machine.Action, Bool) in
+            let wasWatched = watched || state.machine.hasDeadline
+            let action = event(&state)
+            // Queued under the lock, in the machine's order (see `control`).
+            switch action {
+            case .startTask(let task): control.async { task.resume() }
+            case .cancelUnstartedTask(let task), .cancelTask(let task, _, _): control.async { task.cancel() }
+            default: break
+            }
+            return (action, wasWatched && !state.machine.hasDeadline)
+        }
+        if ended { DeadlineWatcher.shared.unwatch(self) }
+        perform(action, outcome: outcome)
     }
 
-    /// Starts `task` with its deadline, unless the request was stopped before it could start.
-    func start(_ task: URLSessionTask) {
-        // Watched before the task can run: a stop racing this start then always finds the
-        // exchange watched and unwatches it (watching afterwards could outlive that stop).
+    /// The caller waits for the response. The deadline is watched from before the machine hears
+    /// of it, so a stop racing this wait always finds the exchange watched and unwatches it.
+    func wait(_ caller: Caller) {
         DeadlineWatcher.shared.watch(self)
-        let (action, continuation) = state.withLock { state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
-            let action = state.machine.start()
-            switch action {
-            case .startTask:
-                state.task = task
-                control.async { task.resume() }
-                return (action, nil)
-            case .cancelUnstartedTask:
-                control.async { task.cancel() }
-                return (action, state.end())
-            default:
-                return (action, nil)
-            }
-        }
-        switch action {
-        case .startTask:
-            break
-        case .cancelUnstartedTask(let reason):
-            answerCaller(continuation, with: .failure(reason.error))
-        default:
-            DeadlineWatcher.shared.unwatch(self)
-        }
+        handle({ $0.machine.wait(caller) }, watched: true)
+    }
+
+    /// Starts `task`, unless the request was stopped before it could start (then cancels it).
+    func start(_ task: URLSessionTask) {
+        handle { $0.machine.start(task) }
     }
 
     /// Ends the request now with `reason`; URLSession's later callbacks are ignored.
     func stop(because reason: StopReason) {
-        let (action, continuation) = state.withLock {
-            state -> (ExchangeStateMachine.Action, CheckedContinuation<Response, any Error>?) in
-            let action = state.machine.stop(reason)
-            if case .failCaller = action { return (action, state.end()) }
-            guard case .cancelTask = action else { return (action, nil) }
-            // Not on the delegate queue: a fast body can have many chunk callbacks queued there,
-            // and the transfer would run on until they drained. Not on the caller's thread either
-            // (see `control`). The caller is answered below at once; later callbacks find it ended.
-            if let task = state.task {
-                control.async { task.cancel() }
-            }
-            return (action, state.end())
-        }
-        switch action {
-        case .failCaller(let reason): answerCaller(continuation, with: .failure(reason.error))
-        case .cancelTask(let recipient, let reason): deliver(.failure(reason.error), to: recipient, continuation: continuation)
-        default: break
-        }
+        handle { $0.machine.stop(reason) }
     }
 
     /// The task ended; the body is what ``receive(_:)-(Data)`` collected.
     func finish(response: URLResponse?, error: (any Error)?) {
-        let (action, body, continuation) = state.withLock {
-            state -> (ExchangeStateMachine.Action, Data, CheckedContinuation<Response, any Error>?) in
-            let action = state.machine.taskCompleted()
-            guard case .finish = action else { return (action, Data(), nil) }
-            let body = state.body
-            return (action, body, state.end())
-        }
-        switch action {
-        case .finish(.stream):
-            // The body went to the reader; only how the transfer ended is left to report.
-            let outcome: Result<Response, NetworkError> =
-                error.map { .failure(URLErrorMapping.map($0, host: request.host)) } ?? .success(Response(statusCode: 200, request: request))
-            deliver(outcome, to: .stream, continuation: nil)
-        case .finish(.caller):
-            deliver(result(data: body, fileURL: nil, response: response, error: error), to: .caller, continuation: continuation)
-        default:
-            break
+        handle({ $0.machine.taskCompleted() }) { [request] body in
+            if let body { return self.result(data: body, fileURL: nil, response: response, error: error) }
+            // A stream: the body went to the reader; only how the transfer ended is left.
+            return error.map { .failure(URLErrorMapping.map($0, host: request.host)) } ?? .success(Response(statusCode: 200, request: request))
         }
     }
 
-    /// Gives the outcome to the stream's reader or to the waiting caller; the deadline is no
-    /// longer watched.
-    func deliver(
-        _ result: Result<Response, NetworkError>, to recipient: ExchangeStateMachine.Recipient,
-        continuation: CheckedContinuation<Response, any Error>?
-    ) {
-        switch recipient {
-        case .stream:
-            DeadlineWatcher.shared.unwatch(self)
-            switch result {
+    /// Performs what the machine decided: the one place that answers the caller or ends the stream.
+    private func perform(_ action: Machine.Action, outcome: Outcome) {
+        switch action {
+        case .none, .startTask, .cancelUnstartedTask, .moveDownload, .forwardToStream:
+            break
+        case .failCaller(let caller, let reason), .cancelTask(_, .caller(let caller), let reason):
+            caller.resume(throwing: reason.error)
+        case .cancelTask(_, .stream, let reason):
+            stream?.finish(throwing: reason.error)
+        case .deliverHead(let caller):
+            caller.resume(with: outcome(nil).mapError { $0 as any Error })
+        case .finishCaller(let caller, let body):
+            let result = outcome(body)
+            if case .success(let response) = result { reportFinalProgress(response) }
+            caller.resume(with: result.mapError { $0 as any Error })
+        case .finishStream:
+            switch outcome(nil) {
             case .success: stream?.finish()
             case .failure(let error): stream?.finish(throwing: error)
             }
-        case .caller:
-            answerCaller(continuation, with: result)
         }
     }
-
-    private func answerCaller(_ continuation: CheckedContinuation<Response, any Error>?, with result: Result<Response, NetworkError>) {
-        DeadlineWatcher.shared.unwatch(self)
-        guard let continuation else { return }
-        if case .success(let response) = result { reportFinalProgress(response) }
-        continuation.resume(with: result.mapError { $0 as any Error })
-    }
-
 }

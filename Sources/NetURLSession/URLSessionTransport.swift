@@ -139,11 +139,10 @@ public final class URLSessionTransport: Transport {
             stream: request.download == nil ? stream : nil)
         return try await request.withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
-                exchange.continuation = continuation
                 // Watched from now: making a task waits on FoundationNetworking's work queue, which
                 // a hostile transfer can hold for as long as it likes, so it happens on the control
                 // queue while the deadline and cancellation already answer the caller.
-                DeadlineWatcher.shared.watch(exchange)
+                exchange.wait(continuation)
                 control.async { [self] in
                     let task = makeTask(prepared, exchange: exchange)
                     delegate.register(task, exchange: exchange)

@@ -26,21 +26,44 @@ private struct ProbeTarget: TargetType {
     var content: RequestContent { .plain }
 }
 
-@Suite("URLSession exchange: start racing stop")
+@Suite("URLSession exchange: start racing stop", .serialized)
 struct ExchangeStartStopRaceTests {
-    @Test("A stop racing start never leaves the exchange watched by the deadline timer")
+    @Test("A stop racing start answers the waiting caller once with the stop's error and never leaves the exchange watched")
     func startStopRace() async throws {
         let control = DispatchQueue(label: "netkit.test.exchange-control")
-        let request = Request(url: URL(string: "https://api.example.com/x")!, timeout: .milliseconds(50), target: ProbeTarget())
-        for _ in 0..<50_000 {
+        let request = Request(url: URL(string: "https://api.example.com/x")!, timeout: .seconds(60), target: ProbeTarget())
+        var answers: [String: Int] = [:]
+        for _ in 0..<5_000 {
             let exchange = Exchange(request: request, progress: nil, control: control)
             let task = InertTask()
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 { exchange.start(task) } else { exchange.stop(because: .cancelled) }
+            do {
+                _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+                    exchange.wait(continuation)
+                    DispatchQueue.concurrentPerform(iterations: 2) { index in
+                        if index == 0 { exchange.start(task) } else { exchange.stop(because: .cancelled) }
+                    }
+                }
+                answers["a response", default: 0] += 1
+            } catch {
+                answers[(error as? NetworkError).map { "\($0.code)" } ?? "\(error)", default: 0] += 1
             }
         }
-        // Past every deadline: a leaked exchange would stay watched for ever.
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(answers == ["cancelled": 5_000])
+        #expect(DeadlineWatcher.shared.watchedCount == 0)
+    }
+
+    @Test("A caller that starts waiting after a stop is failed at once and the exchange is not left watched")
+    func waitAfterStop() async {
+        let control = DispatchQueue(label: "netkit.test.exchange-control")
+        let request = Request(url: URL(string: "https://api.example.com/x")!, timeout: .seconds(60), target: ProbeTarget())
+        let exchange = Exchange(request: request, progress: nil, control: control)
+        exchange.stop(because: .timedOut)
+        await #expect {
+            _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+                exchange.wait(continuation)
+            }
+        } throws: { ($0 as? NetworkError)?.code == .timedOut }
+        exchange.start(InertTask())
         #expect(DeadlineWatcher.shared.watchedCount == 0)
     }
 }

@@ -7,92 +7,53 @@ import Foundation
 /// consumer has read enough. ``finish(throwing:)`` ends the body. A consumer that stops reading
 /// (cancellation, a dropped stream) triggers the handler given to ``onCancel(_:)``, which aborts
 /// the transfer.
+///
+/// The rules live in ``ResponseBodySinkStateMachine``: the waiting reader and the producer's
+/// callbacks are held by the state that may resume them, and resumed from one place.
 public final class ResponseBodySink: Sendable {
     /// How the stream is read: timeouts, buffer size.
     public let options: StreamOptions
 
-    private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        var buffered = 0
-        var end: NetworkError?? = nil
-        var waiter: CheckedContinuation<Data?, any Error>?
-        var drained: (@Sendable () -> Void)?
-        var cancelHandler: (@Sendable () -> Void)?
-        var cancelled = false
-        var delivered: Int64 = 0
-    }
+    typealias Machine = ResponseBodySinkStateMachine<CheckedContinuation<Data?, any Error>, CheckedContinuation<NetworkError?, Never>>
 
-    private let state = Locked(State())
-    /// How the producer ended, for ``ended()``.
-    private let producerEnd = OnceValue<NetworkError?>()
+    // The whole state, reader and end waiters included; `perform` resumes them after the lock.
+    private let state: Locked<Machine>
 
     /// Creates a sink (``Provider/stream(_:options:)`` makes one per attempt).
     public init(options: StreamOptions = StreamOptions()) {
         self.options = options
+        self.state = Locked(Machine(capacity: options.bufferBytes))
     }
 
     // MARK: Producer
 
     /// Whether the buffer can take another chunk now.
-    public var hasRoom: Bool { state.withLock { $0.buffered < options.bufferBytes && !$0.cancelled } }
+    public var hasRoom: Bool { state.withLock { $0.hasRoom } }
 
     /// Bytes handed to the sink that the reader has not taken yet.
-    package var bufferedBytes: Int { state.withLock { $0.buffered } }
+    package var bufferedBytes: Int { state.withLock { $0.buffer.bytes } }
 
     /// Whether the consumer went away; the producer should abort the transfer.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Appends a chunk (even past the buffer size: check ``hasRoom`` first to pause in time).
     public func yield(_ chunk: Data) {
-        guard !chunk.isEmpty else { return }
-        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
-            guard state.end == nil, !state.cancelled else { return nil }
-            state.delivered += Int64(chunk.count)
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.chunks.append(chunk)
-            state.buffered += chunk.count
-            return nil
-        }
-        waiter?.resume(returning: chunk)
+        perform(state.withLock { $0.yield(chunk) })
     }
 
     /// Calls `handler` once, when the consumer has drained the buffer to half its size.
     public func whenDrained(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
-            if state.buffered <= options.bufferBytes / 2 || state.cancelled { return true }
-            state.drained = handler
-            return false
-        }
-        if runNow { handler() }
+        perform(state.withLock { $0.whenDrained(handler) })
     }
 
     /// Sets what to do when the consumer goes away (abort the transfer). Runs at once if it already has.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
-            guard !state.cancelled else { return true }
-            state.cancelHandler = handler
-            return false
-        }
-        if runNow { handler() }
+        perform(state.withLock { $0.onCancel(handler) })
     }
 
     /// Ends the body: normally (`nil`) or with `error`. Later calls are ignored.
     public func finish(throwing error: NetworkError? = nil) {
-        let (ending, waiter, empty) = state.withLock { state -> (Bool, CheckedContinuation<Data?, any Error>?, Bool) in
-            guard state.end == nil else { return (false, nil, false) }
-            state.end = .some(error)
-            defer { state.waiter = nil }
-            return (true, state.waiter, state.head == state.chunks.count)
-        }
-        guard ending else { return }
-        if let waiter, empty {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
-        }
-        producerEnd.resolve(error)
+        perform(state.withLock { $0.finish(error) })
     }
 
     // MARK: Consumer
@@ -100,42 +61,8 @@ public final class ResponseBodySink: Sendable {
     /// The next chunk, or `nil` at the end; throws the transfer's error.
     package func next() async throws -> Data? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                enum Step { case chunk(Data, (@Sendable () -> Void)?), end(NetworkError?), wait }
-                let step = state.withLock { state -> Step in
-                    if state.cancelled { return .end(.cancelled) }
-                    if state.head < state.chunks.count {
-                        let chunk = state.chunks[state.head]
-                        state.chunks[state.head] = Data()  // release it now
-                        state.head += 1
-                        state.buffered -= chunk.count
-                        if state.head == state.chunks.count {
-                            state.chunks.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        } else if state.head >= 256, state.head * 2 >= state.chunks.count {
-                            state.chunks.removeFirst(state.head)
-                            state.head = 0
-                        }
-                        var drained: (@Sendable () -> Void)?
-                        if state.buffered <= options.bufferBytes / 2 {
-                            drained = state.drained
-                            state.drained = nil
-                        }
-                        return .chunk(chunk, drained)
-                    }
-                    if let end = state.end { return .end(end) }
-                    state.waiter = continuation
-                    return .wait
-                }
-                switch step {
-                case .chunk(let chunk, let drained):
-                    drained?()
-                    continuation.resume(returning: chunk)
-                case .end(let error):
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: nil) }
-                case .wait:
-                    break
-                }
+            try await withCheckedThrowingContinuation { (reader: CheckedContinuation<Data?, any Error>) in
+                perform(state.withLock { $0.read(reader) })
             }
         } onCancel: {
             cancel()
@@ -144,27 +71,48 @@ public final class ResponseBodySink: Sendable {
 
     /// The consumer is gone: drops the buffer, aborts the transfer, fails a waiting read.
     package func cancel() {
-        let (waiter, handler, drained) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?, (@Sendable () -> Void)?) in
-            guard !state.cancelled else { return (nil, nil, nil) }
-            state.cancelled = true
-            state.chunks = []
-            state.head = 0
-            state.buffered = 0
-            defer { state.waiter = nil; state.cancelHandler = nil; state.drained = nil }
-            return (state.waiter, state.cancelHandler, state.drained)
-        }
-        waiter?.resume(throwing: NetworkError.cancelled)
-        handler?()
-        drained?()
+        perform(state.withLock { $0.cancel() })
     }
 
     /// Waits until the producer finished; returns its error, or `nil` for a normal end.
     package func ended() async -> NetworkError? {
-        await producerEnd.value()
+        await withCheckedContinuation { (waiter: CheckedContinuation<NetworkError?, Never>) in
+            perform(state.withLock { $0.awaitEnd(waiter) })
+        }
     }
 
     /// Body bytes handed over so far.
     package var deliveredBytes: Int64 { state.withLock { $0.delivered } }
+
+    /// The one place the sink resumes a continuation or runs a producer callback, after the lock.
+    private func perform(_ action: Machine.Action) {
+        switch action {
+        case .none:
+            break
+        case .resumeReader(let reader, let delivery, let drained):
+            drained?()
+            Self.resume(reader, with: delivery)
+        case .run(let handler):
+            handler()
+        case .ended(let reader, let delivery, let endWaiters, let error):
+            if let reader { Self.resume(reader, with: delivery) }
+            for waiter in endWaiters { waiter.resume(returning: error) }
+        case .cancelled(let reader, let onCancel, let onDrained):
+            if let reader { Self.resume(reader, with: .failure(.cancelled)) }
+            onCancel?()
+            onDrained?()
+        case .resumeEndWaiter(let waiter, let error):
+            waiter.resume(returning: error)
+        }
+    }
+
+    private static func resume(_ reader: CheckedContinuation<Data?, any Error>, with delivery: Machine.Delivery) {
+        switch delivery {
+        case .chunk(let chunk): reader.resume(returning: chunk)
+        case .end: reader.resume(returning: nil)
+        case .failure(let error): reader.resume(throwing: error)
+        }
+    }
 }
 
 /// How a response stream is read.
