@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A timer per request costs a wake-up of Dispatch's timer thread on every request; this one
 /// ticks every 20 ms only while exchanges are in flight (and a second after), so a deadline fires
-/// at most one tick late.
+/// at most one tick late. An ``Exchange`` is watched from just before its caller waits until its
+/// state machine has no one left waiting (``ExchangeStateMachine/hasDeadline``).
 final class DeadlineWatcher: Sendable {
     static let shared = DeadlineWatcher()
 
@@ -52,8 +53,7 @@ final class DeadlineWatcher: Sendable {
     }
 
     private func tick() {
-        let now = ContinuousClock.now
-        let (overdue, reporting) = state.withLock { state -> ([Exchange], [Exchange]) in
+        let (exchanges, reports) = state.withLock { state -> ([Exchange], Bool) in
             state.ticks += 1
             guard !state.exchanges.isEmpty else {
                 state.idleTicks += 1
@@ -61,14 +61,15 @@ final class DeadlineWatcher: Sendable {
                     state.timer?.cancel()
                     state.timer = nil
                 }
-                return ([], [])
+                return ([], false)
             }
-            let exchanges = state.exchanges.values
-            let overdue = exchanges.filter { $0.deadline <= now }
-            let reporting = state.ticks % Self.progressEvery == 0 ? exchanges.filter(\.reportsProgress) : []
-            return (overdue, reporting)
+            return (Array(state.exchanges.values), state.ticks % Self.progressEvery == 0)
         }
-        for exchange in overdue { exchange.stop(because: .timedOut) }
-        for exchange in reporting { exchange.reportProgress() }
+        // Outside the watcher's lock: reading a deadline takes the exchange's lock, and the two
+        // are never held together.
+        let now = ContinuousClock.now
+        for exchange in exchanges where exchange.deadline <= now { exchange.stop(because: .timedOut) }
+        guard reports else { return }
+        for exchange in exchanges where exchange.reportsProgress { exchange.reportProgress() }
     }
 }
