@@ -40,9 +40,11 @@ package struct ResponseBodySinkStateMachine<Reader: Sendable, EndWaiter: Sendabl
 
     /// What a reader gets.
     package enum Delivery: Sendable, CustomStringConvertible {
+        /// The next chunk of the body.
         case chunk(Data)
         /// The body ended normally.
         case end
+        /// The body ended with this error (or the reader left: `.cancelled`).
         case failure(NetworkError)
 
         package var description: String {
@@ -56,6 +58,7 @@ package struct ResponseBodySinkStateMachine<Reader: Sendable, EndWaiter: Sendabl
 
     /// What the sink does after a transition, outside its lock.
     package enum Action: Sendable, CustomStringConvertible {
+        /// Nothing to resume or run.
         case none
         /// Resume `reader` with the delivery, then run the producer's drained callback if given.
         case resumeReader(Reader, Delivery, thenRun: Handler?)
@@ -90,6 +93,7 @@ package struct ResponseBodySinkStateMachine<Reader: Sendable, EndWaiter: Sendabl
         /// Bytes waiting.
         package private(set) var bytes = 0
 
+        /// Whether no chunk waits.
         package var isEmpty: Bool { head == chunks.count }
 
         mutating func append(_ chunk: Data) {
@@ -129,6 +133,7 @@ package struct ResponseBodySinkStateMachine<Reader: Sendable, EndWaiter: Sendabl
         self.capacity = max(1, capacity)
     }
 
+    /// Whether the reader went away.
     package var isCancelled: Bool {
         if case .cancelled = reader { return true }
         return false
