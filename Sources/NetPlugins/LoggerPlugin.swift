@@ -48,7 +48,7 @@ public struct LoggerPlugin: Plugin {
     public let redaction: Redaction
     /// Writes the request and outcome lines.
     public let formatter: Formatter
-    private let output: @Sendable (String) -> Void
+    let output: @Sendable (String) -> Void
 
     /// Creates a logger.
     /// - Parameters:

@@ -41,9 +41,9 @@ public struct ReplayTransport: Transport {
     /// Recording: the real transport's capabilities.
     public let capabilities: TransportCapabilities
 
-    private let source: String
-    private let ledger: ReplayLedger
-    private let recorder: HARRecorder?
+    let source: String
+    let ledger: ReplayLedger
+    let recorder: HARRecorder?
 
     /// Loads the HAR file at `har`.
     /// - Parameters:
