@@ -94,11 +94,6 @@ extension Pipeline {
                     + "needs a libcurl built with WebSocket support (curl 8.11 or later by default), and this one is not; "
                     + "use CurlTransport (the default transport on Linux). Nothing was sent"
             }
-        #else
-            if name == "URLSessionTransport" {
-                return "URLSessionTransport cannot open WebSockets yet (URLSessionWebSocketTask is not wired in); "
-                    + "nothing was sent"
-            }
         #endif
         return "\(name) cannot open WebSockets; use the default transport, CurlTransport, or WebSocketStubTransport in tests. Nothing was sent"
     }
