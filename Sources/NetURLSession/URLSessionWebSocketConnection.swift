@@ -24,9 +24,11 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
     let inbox: WebSocketInbox
     private let task: any WebSocketTaskAPI
     private let state = Locked(State())
+    private let maximumMessageSize: Int
 
     init(task: any WebSocketTaskAPI, configuration: WebSocketConfiguration) {
         self.task = task
+        maximumMessageSize = configuration.effectiveMaximumMessageSize
         inbox = WebSocketInbox(capacity: max(configuration.effectiveMaximumMessageSize, 1))
         receiveNext()
         if let interval = configuration.pingInterval { startPinging(every: interval) }
@@ -109,6 +111,11 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
                 state.closeCode = WebSocket.CloseCode(rawValue: UInt16(clamping: peerCode.rawValue))
                 state.closeReason = task.closeReason.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 return nil
+            }
+            if let posix = error as? POSIXError, posix.code == .EMSGSIZE {
+                // The task refused a message past `maximumMessageSize` (and closes with 1009).
+                state.closeCode = .messageTooBig
+                return NetworkError.responseTooLarge(limit: Int64(maximumMessageSize))
             }
             state.closeCode = .abnormalClosure
             return NetworkError.connectionLost(

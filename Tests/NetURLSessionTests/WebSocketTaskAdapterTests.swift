@@ -110,6 +110,16 @@ struct WebSocketTaskAdapterTests {
         #expect(connection.closeCode == .abnormalClosure)
     }
 
+    @Test("A message past the maximum size (the task's EMSGSIZE) fails the messages with responseTooLarge and 1009")
+    func tooLargeMessage() async throws {
+        let task = WebSocketTaskFake()
+        let connection = try Self.connection(try await Self.open(task, maximumMessageSize: 1000))
+        task.end(.invalid, error: POSIXError(.EMSGSIZE))
+        let error = await #expect(throws: NetworkError.self) { _ = try await connection.inbox.next() }
+        #expect(error?.code == .responseTooLarge)
+        #expect(connection.closeCode == .messageTooBig)
+    }
+
     @Test("close sends the code and reason through the task and ends the messages")
     func closeCancelsWithCode() async throws {
         let task = WebSocketTaskFake()

@@ -96,15 +96,16 @@ final class WebSocketTaskFake: WebSocketTaskAPI {
         receiver?(.success(message))
     }
 
-    /// The peer closes with `code` and `reason`, or the connection drops (`code` `.invalid`).
-    func end(_ code: URLSessionWebSocketTask.CloseCode, reason: String? = nil) {
+    /// The peer closes with `code` and `reason`, or the connection drops (`code` `.invalid`)
+    /// and the pending `receive` fails with `error`.
+    func end(_ code: URLSessionWebSocketTask.CloseCode, reason: String? = nil, error: any Error = PeerClosed()) {
         let receiver = state.withLock { state in
             state.closeCode = code
             state.closeReason = reason.map { Data($0.utf8) }
             defer { state.receiver = nil }
             return state.receiver
         }
-        receiver?(.failure(PeerClosed()))
+        receiver?(.failure(error))
     }
 
     /// What the client sent, as NetKit messages (the task's own type is not `Equatable`).
