@@ -19,6 +19,8 @@ Usage: ws_fault_server.py PORT
   /invalid-close-code      a close frame with code 1005 (never valid on the wire)
   /never-closes            reads and drops everything, never answers a close
   /ping-flood              20000 pings (4-byte payload), then the text "done"; reads meanwhile
+  /ping-flood-for?seconds=N  pings (4-byte payload) as fast as the client takes them for N seconds
+                           (a soak: scripts/soak-websocket), then the text "done <pings sent>"
   /slow-bytes              the text message "hello" one byte every 200 ms, then a close 1000
   /count-pings             reads the client's frames; after its third ping, sends the text "3 pings"
   /stale-pong              answers the first ping with a pong of another payload, then a close 1000
@@ -146,6 +148,17 @@ async def handle(reader, writer):
                 writer.write(ping * 100)
                 await writer.drain()
             writer.write(frame(0x1, b"done"))
+        elif path.startswith("/ping-flood-for"):
+            seconds = float(path.partition("seconds=")[2] or "60")
+            ping = frame(0x9, b"ping")
+            loop = asyncio.get_running_loop()
+            end = loop.time() + seconds
+            sent = 0
+            while loop.time() < end:
+                writer.write(ping * 100)
+                await writer.drain()
+                sent += 100
+            writer.write(frame(0x1, f"done {sent}".encode()))
         elif path == "/slow-bytes":
             for byte in frame(0x1, b"hello"):
                 writer.write(bytes([byte]))
@@ -153,7 +166,7 @@ async def handle(reader, writer):
                 await asyncio.sleep(0.2)
             writer.write(frame(0x8, struct.pack("!H", 1000)))
         await writer.drain()
-        await asyncio.wait_for(reading, timeout=60)
+        await asyncio.wait_for(reading, timeout=60 if not path.startswith("/ping-flood-for") else 600)
     except (ConnectionError, OSError, asyncio.TimeoutError):
         pass
     finally:

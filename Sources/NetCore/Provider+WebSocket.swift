@@ -31,6 +31,9 @@ extension Provider {
             settings.baseURL = httpBase
             pipeline = Pipeline(transport: transport, plugins: pipeline.plugins, configuration: settings)
         }
-        return try await pipeline.runWebSocket(target, configuration: configuration, cancellation: CallCancellation()).get()
+        let observing = plugins.compactMap { $0 as? any WebSocketObservingPlugin }
+        return try await pipeline.runWebSocket(
+            target, configuration: configuration, observing: observing, cancellation: CallCancellation()
+        ).get()
     }
 }

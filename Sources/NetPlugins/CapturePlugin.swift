@@ -22,6 +22,10 @@ import NetCore
 /// HAR all show `<redacted>`. URLs lose their userinfo; JSON, form and multipart bodies are
 /// redacted by field name; every body (binary included) and error message has the request's
 /// secret values replaced.
+///
+/// A WebSocket's messages are kept in the entry of its handshake (the 101), in order, as
+/// ``CapturedExchange/webSocketMessages`` and in the HAR as `_webSocketMessages`; each
+/// connection keeps at most `maxBytes` of messages (the rest are counted in the entry's comment).
 public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
     public let redaction: Redaction
@@ -76,10 +80,18 @@ public final class CapturePlugin: Plugin {
                 request: request, response: stripped, error: error, startDate: startDate,
                 duration: duration, bytes: 0, bodiesOmitted: true)
         }
+        if response?.statusCode == 101, request.headers["Upgrade"]?.lowercased() == "websocket" {
+            record?.webSocket = CapturedWebSocketLog(maxBytes: maxBytes)
+        }
         // Moved, not copied, into the buffer: the lock covers only the ring update, and evicted
         // records are released after it.
         let evicted = buffer.withLock { $0.append(record.take()!) }
         withExtendedLifetime(evicted) {}
+    }
+
+    /// The message log of the handshake `request`'s entry, if it is still kept.
+    func webSocketLog(for request: Request) -> CapturedWebSocketLog? {
+        buffer.withLock { $0.records }.last { $0.request.id == request.id && $0.request.attempt == request.attempt }?.webSocket
     }
 
     // MARK: Reading

@@ -40,6 +40,13 @@ public struct CapturedExchange: Sendable {
     public let metrics: ResponseMetrics?
     /// Whether bodies were dropped because the exchange alone exceeded the capture's byte limit.
     public let bodiesOmitted: Bool
+    /// For a WebSocket handshake (a 101), the connection's messages so far, redacted, in order;
+    /// empty otherwise.
+    public internal(set) var webSocketMessages: [CapturedWebSocketMessage] = []
+    /// Whether this entry is a WebSocket handshake whose messages were recorded.
+    var isWebSocket = false
+    /// How many of the connection's messages were not kept (past the capture's byte limit).
+    var droppedWebSocketMessages = 0
 }
 
 /// The parts of a response the capture keeps (not its copy of the request: fewer references to
@@ -69,6 +76,8 @@ struct CaptureRecord: Sendable {
     let duration: Duration
     let bytes: Int
     let bodiesOmitted: Bool
+    /// A WebSocket handshake's messages (a 101 to an upgrade request).
+    var webSocket: CapturedWebSocketLog? = nil
 
     func redacted(with redaction: Redaction) -> CapturedExchange {
         let secrets = redaction.knownSecrets(in: request, responseHeaders: response?.headers)
@@ -86,7 +95,7 @@ struct CaptureRecord: Sendable {
         func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
             HTTPHeaders(allFields: SecretRedactor.redact(headers: headers, secrets: secrets, rules: rules).map { .init(name: $0.name, value: $0.value) })
         }
-        return CapturedExchange(
+        var exchange = CapturedExchange(
             id: request.id, attempt: request.attempt, method: request.method, url: redaction.redact(request.url),
             host: request.host, path: request.url.path,
             requestHeaders: headers(request.headers),
@@ -96,5 +105,10 @@ struct CaptureRecord: Sendable {
             error: error.map { SecretRedactor.redact(text: $0.description, url: request.url, secrets: secrets, rules: rules) },
             startDate: startDate, duration: duration, metrics: response?.metrics, bodiesOmitted: bodiesOmitted
         )
+        if let webSocket {
+            exchange.isWebSocket = true
+            (exchange.webSocketMessages, exchange.droppedWebSocketMessages) = webSocket.redacted(with: redaction, secrets: secrets)
+        }
+        return exchange
     }
 }

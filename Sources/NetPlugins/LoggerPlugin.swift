@@ -25,6 +25,10 @@ import NetCore
 /// The compact mode (default) builds one string per line and never parses bodies. Outcomes that
 /// never reach the transport (a cache answer in `prepare`, a stop, a build error) and results a
 /// plugin replaced are logged once from `process`.
+///
+/// A WebSocket's handshake is logged like a request; then a line when the connection opens, one
+/// when it ends (code, duration, messages and bytes each way) and, in verbose mode, one per
+/// message (`⇢` sent, `⇠` received) with its kind, size and a preview redacted like a body.
 public struct LoggerPlugin: Plugin {
     /// How much a line shows.
     public enum Verbosity: Sendable, Hashable {
@@ -48,7 +52,7 @@ public struct LoggerPlugin: Plugin {
     public let redaction: Redaction
     /// Writes the request and outcome lines.
     public let formatter: Formatter
-    private let output: @Sendable (String) -> Void
+    let output: @Sendable (String) -> Void
 
     /// Creates a logger.
     /// - Parameters:

@@ -22,7 +22,7 @@ public final class URLSessionTransport: Transport {
     /// How many redirects one request may follow.
     public let maxRedirects: Int
 
-    private let session: URLSession
+    let session: URLSession
     /// The configuration's own cookie store, when it named one.
     private let sessionCookies: SessionCookieStorage?
     private let delegate: SessionDelegate

@@ -8,4 +8,9 @@ struct WebSocketArticleTests {
     func stubbedEcho() async throws {
         #expect(try await echoesOneMessage() == .text("ping"))
     }
+
+    @Test("The article's captured conversation replays its echo from the HAR, then closes")
+    func capturedConversationReplays() async throws {
+        #expect(try await replaysACapturedConversation() == [.text(#"{"subscribe":"EURUSD"}"#)])
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Received WebSocket messages waiting for their reader, with back-pressure: the connection asks
 /// ``hasRoom`` before reading more from the socket and is called back (``onRoom``) when the
 /// reader took enough. Memory stays bounded by ``capacity`` bytes (plus one message); each
@@ -13,6 +15,28 @@ package final class WebSocketInbox: Sendable {
         var waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
         var readers: UInt64 = 0
         var onRoom: (@Sendable () -> Void)?
+        /// Who sees each arrival and the end (``tap(_:)``), and the events that wait while the
+        /// tap's first calls are made (non-`nil` only then).
+        var tap: (@Sendable (Event) -> Void)?
+        var tapBacklog: [Event]?
+
+        /// The tap to call with `event` now, or `nil` (none, or queued in the backlog).
+        mutating func tapping(_ event: Event) -> (@Sendable (Event) -> Void)? {
+            guard let tap else { return nil }
+            if tapBacklog != nil {
+                tapBacklog?.append(event)
+                return nil
+            }
+            return tap
+        }
+    }
+
+    /// What a tap sees.
+    package enum Event: Sendable {
+        /// A message arrived.
+        case message(WebSocket.Message, Date)
+        /// The messages ended, normally (`nil`) or with an error.
+        case end(NetworkError?, Date)
     }
 
     /// How many bytes may wait unread before the connection stops reading.
@@ -49,29 +73,64 @@ package final class WebSocketInbox: Sendable {
     package func yield(_ message: WebSocket.Message) -> Bool {
         let waiter: CheckedContinuation<WebSocket.Message?, any Error>?
         let room: Bool
-        (waiter, room) = state.withLock { state in
-            guard case .none = state.end else { return (nil, false) }
+        let tap: (call: @Sendable (Event) -> Void, event: Event)?
+        (waiter, room, tap) = state.withLock { state in
+            guard case .none = state.end else { return (nil, false, nil) }
+            // Only a tapped inbox reads the clock.
+            var tap: (call: @Sendable (Event) -> Void, event: Event)?
+            if state.tap != nil {
+                let event = Event.message(message, Date())
+                if let call = state.tapping(event) { tap = (call, event) }
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter.continuation, state.queuedBytes < capacity)
+                return (waiter.continuation, state.queuedBytes < capacity, tap)
             }
             state.queue.append(message)
             state.queuedBytes += Self.cost(of: message)
-            return (nil, state.queuedBytes < capacity)
+            return (nil, state.queuedBytes < capacity, tap)
         }
+        if let tap { tap.call(tap.event) }
         waiter?.resume(returning: message)
         return room
     }
 
     /// Ends the messages after the queued ones: normally (`nil`) or with `error`. Only the first end counts.
     package func finish(throwing error: NetworkError? = nil) {
-        let waiter = state.withLock { state -> CheckedContinuation<WebSocket.Message?, any Error>? in
-            guard case .none = state.end else { return nil }
+        let date = Date()
+        let (waiter, tap) = state.withLock { state -> (CheckedContinuation<WebSocket.Message?, any Error>?, (@Sendable (Event) -> Void)?) in
+            guard case .none = state.end else { return (nil, nil) }
             state.end = .some(error)
             defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return (state.waiter?.continuation, state.tapping(.end(error, date)))
         }
+        tap?(.end(error, date))
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+    }
+
+    /// Calls `tap` with every message that arrives and with the end, in order, starting with
+    /// the messages already waiting (and the end, if it came); set once, before anyone reads.
+    /// The calls are made outside the inbox's lock, one at a time.
+    package func tap(_ tap: @escaping @Sendable (Event) -> Void) {
+        var pending = state.withLock { state -> [Event] in
+            state.tap = tap
+            state.tapBacklog = []
+            let now = Date()
+            var events = state.queue[state.head...].map { Event.message($0, now) }
+            if case .some(let error) = state.end { events.append(.end(error, now)) }
+            return events
+        }
+        // Arrivals during these calls wait in the backlog, so the tap sees everything in order;
+        // the backlog ends (arrivals call the tap themselves) once it is found empty.
+        while true {
+            for event in pending { tap(event) }
+            pending = state.withLock { state in
+                let next = state.tapBacklog ?? []
+                state.tapBacklog = next.isEmpty ? nil : []
+                return next
+            }
+            if pending.isEmpty { return }
+        }
     }
 
     /// The next message, `nil` at a normal end, or the error the connection failed with.

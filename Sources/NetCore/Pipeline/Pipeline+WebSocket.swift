@@ -5,9 +5,11 @@ extension Pipeline {
     /// Opens a WebSocket through the usual hooks: each attempt's handshake request runs
     /// `prepare` and `willSend`, the handshake's answer `didReceive` and `succeed`/`failure`
     /// (so a 401 can be refreshed and retried within the call's deadline), the final answer
-    /// `process`. The connection of an attempt that is retried or refused is closed.
+    /// `process`. The connection of an attempt that is retried or refused is closed. Each of
+    /// `observing` is asked for an observer of the open connection (its messages and close).
     func runWebSocket(
-        _ target: any TargetType, configuration socketConfiguration: WebSocketConfiguration, cancellation: CallCancellation
+        _ target: any TargetType, configuration socketConfiguration: WebSocketConfiguration,
+        observing: [any WebSocketObservingPlugin] = [], cancellation: CallCancellation
     ) async -> Result<WebSocket, NetworkError> {
         let end = await runAttempts(target, cancellation: cancellation) { built, deadline in
             var request = built
@@ -32,7 +34,9 @@ extension Pipeline {
                 if case .failure(let error) = processed { return .failure(error) }
                 return .failure(.invalidResponse(reason: "a plugin answered the WebSocket handshake with a response of its own; no connection is open"))
             }
-            return .success(WebSocket(response: response, subprotocol: subprotocol, connection: connection))
+            let observers = observing.compactMap { $0.webSocketOpened(request, response: response, subprotocol: subprotocol) }
+            let observed = observers.isEmpty ? connection : ObservedWebSocketConnection(connection, observers: observers)
+            return .success(WebSocket(response: response, subprotocol: subprotocol, connection: observed))
         }
     }
 
@@ -89,11 +93,6 @@ extension Pipeline {
                 return "URLSessionTransport cannot open WebSockets on Linux: FoundationNetworking's URLSessionWebSocketTask "
                     + "needs a libcurl built with WebSocket support (curl 8.11 or later by default), and this one is not; "
                     + "use CurlTransport (the default transport on Linux). Nothing was sent"
-            }
-        #else
-            if name == "URLSessionTransport" {
-                return "URLSessionTransport cannot open WebSockets yet (URLSessionWebSocketTask is not wired in); "
-                    + "nothing was sent"
             }
         #endif
         return "\(name) cannot open WebSockets; use the default transport, CurlTransport, or WebSocketStubTransport in tests. Nothing was sent"

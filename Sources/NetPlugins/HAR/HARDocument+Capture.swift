@@ -53,10 +53,14 @@ extension HARDocument {
             redirectURL: exchange.responseHeaders["Location"] ?? "", headersSize: -1,
             bodySize: exchange.statusCode == nil ? -1 : Int(exchange.metrics?.bytesReceived ?? Int64(exchange.responseBody.count))
         )
+        var comment = "attempt \(exchange.attempt), source \(exchange.source?.rawValue ?? "none")"
+        if exchange.droppedWebSocketMessages > 0 {
+            comment += "; \(exchange.droppedWebSocketMessages) WebSocket messages not kept (over the capture's byte limit)"
+        }
         return Entry(
             startedDateTime: formatter.string(from: exchange.startDate), time: total, request: request, response: response,
-            cache: Cache(), timings: timings, connection: nil,
-            comment: "attempt \(exchange.attempt), source \(exchange.source?.rawValue ?? "none")", _error: exchange.error
+            cache: Cache(), timings: timings, connection: nil, comment: comment, _error: exchange.error,
+            _webSocketMessages: exchange.isWebSocket ? exchange.webSocketMessages.map(WebSocketMessage.init) : nil
         )
     }
 

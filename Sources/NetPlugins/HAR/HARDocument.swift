@@ -41,6 +41,8 @@ struct HARDocument: Codable {
         var connection: String?
         var comment: String?
         var _error: String?
+        /// A WebSocket's messages (Chrome's extension; see `HARDocument+WebSocket.swift`).
+        var _webSocketMessages: [WebSocketMessage]? = nil
     }
 
     /// HAR's `cache` object; NetKit writes it empty and reads nothing from it.
@@ -119,6 +121,7 @@ extension HARDocument.Entry {
         connection = container.unread(String.self, forKey: .connection)
         comment = try container.decodeIfPresent(String.self, forKey: .comment)
         _error = try container.decodeIfPresent(String.self, forKey: ._error)
+        _webSocketMessages = try container.decodeIfPresent([HARDocument.WebSocketMessage].self, forKey: ._webSocketMessages)
     }
 }
 

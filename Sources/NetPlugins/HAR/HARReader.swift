@@ -54,7 +54,22 @@ enum HARReader {
             throw malformed(name, keyPath: path + ".response.content.text", reason: "the text is not valid base64", data: data)
         }
         let timing = ReplayTiming(time: entry.time, timings: entry.timings)
-        return RecordedExchange(
+        var messages: [RecordedWebSocketMessage]?
+        if let recorded = entry._webSocketMessages {
+            messages = []
+            for (position, message) in recorded.enumerated() {
+                do {
+                    if let (direction, message) = try message.decoded() {
+                        messages?.append(RecordedWebSocketMessage(direction: direction, message: message))
+                    }
+                } catch {
+                    throw malformed(
+                        name, keyPath: path + "._webSocketMessages.\(position).data", reason: "binary data that is not valid base64",
+                        data: data)
+                }
+            }
+        }
+        var exchange = RecordedExchange(
             index: index, method: HTTPMethod(rawValue: entry.request.method.uppercased()), url: url,
             requestHeaders: headers(entry.request.headers), requestBody: requestBody(entry.request.postData),
             statusCode: response.status > 0 ? response.status : nil, responseHeaders: headers(response.headers),
@@ -62,6 +77,8 @@ enum HARReader {
             connectDuration: timing.connect, timeToFirstByte: timing.firstByte,
             httpVersion: response.httpVersion.flatMap { $0.isEmpty ? nil : $0 }, matchURL: ReplayURL(url)
         )
+        exchange.webSocketMessages = messages
+        return exchange
     }
 
     /// Header fields in order, without HTTP/2 pseudo-headers (`:authority`, `:path`, …).

@@ -36,4 +36,15 @@ public struct RecordedExchange: Sendable {
     let httpVersion: String?
     /// ``url`` prepared for matching, once.
     let matchURL: ReplayURL
+    /// A WebSocket's recorded messages (`_webSocketMessages`), in order; `nil` for an entry
+    /// without them.
+    var webSocketMessages: [RecordedWebSocketMessage]? = nil
+}
+
+/// One recorded WebSocket message: who sent it and what it was.
+struct RecordedWebSocketMessage: Sendable {
+    /// The client's (`send`) or the server's (`receive`).
+    let direction: CapturedWebSocketMessage.Direction
+    /// The message.
+    let message: WebSocket.Message
 }

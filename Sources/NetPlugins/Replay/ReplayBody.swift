@@ -20,7 +20,9 @@ enum ReplayBody {
         return equivalent(redacted, recorded)
     }
 
-    private static func equivalent(_ live: Data, _ recorded: Data) -> Bool {
+    /// Whether `live` and `recorded` are the same bytes, JSON of the same value or the same
+    /// form fields (a recorded `<redacted>` standing for any value).
+    static func equivalent(_ live: Data, _ recorded: Data) -> Bool {
         if live == recorded { return true }
         if let left = json(live), let right = json(recorded) { return jsonMatches(left, recorded: right) }
         if let left = formPairs(live), let right = formPairs(recorded) { return formMatches(left, recorded: right) }

@@ -30,6 +30,11 @@ import NetCore
 /// - Every plugin hook runs, as with ``/NetCore/StubTransport``: this is an ordinary ``/NetCore/Transport``.
 /// - HAR files from NetKit (``CapturePlugin/harData()``) and from browsers' developer tools load
 ///   alike; unknown fields are ignored, a malformed file fails `init` naming the bad field.
+/// - WebSockets: an entry with a 101 and `_webSocketMessages` (as ``CapturePlugin`` and browsers
+///   export them) answers `Provider.webSocket` and plays the recorded received messages as the
+///   server; the client's n-th message must match the recorded n-th sent one (JSON by value, a
+///   recorded `<redacted>` matching any value), later received messages wait for it, and the
+///   replay closes with 1000 when played out. Record mode does not record WebSockets.
 /// - TLS: replaying never touches the network, so a request with a TLS policy (pins) replays;
 ///   in record mode the capabilities are those of the real transport, which enforces them.
 public struct ReplayTransport: Transport {
@@ -41,9 +46,9 @@ public struct ReplayTransport: Transport {
     /// Recording: the real transport's capabilities.
     public let capabilities: TransportCapabilities
 
-    private let source: String
-    private let ledger: ReplayLedger
-    private let recorder: HARRecorder?
+    let source: String
+    let ledger: ReplayLedger
+    let recorder: HARRecorder?
 
     /// Loads the HAR file at `har`.
     /// - Parameters:

@@ -3,7 +3,7 @@ import NetCore
 
 /// A URL reduced to what identifies a recorded request: scheme, host and port (default ports
 /// filled in), the percent-decoded path, and the query as name/value pairs whose order does not
-/// matter. Userinfo and the fragment are ignored.
+/// matter. Userinfo and the fragment are ignored; `ws` and `wss` count as `http` and `https`.
 struct ReplayURL: Sendable, Equatable {
     var origin: String
     var path: String
@@ -12,7 +12,13 @@ struct ReplayURL: Sendable, Equatable {
 
     init(_ url: URL) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let scheme = (components?.scheme ?? "").lowercased()
+        // A WebSocket's handshake is an http(s) request; browsers record it as ws(s).
+        let scheme =
+            switch (components?.scheme ?? "").lowercased() {
+            case "ws": "http"
+            case "wss": "https"
+            case let other: other
+            }
         let host = (components?.host ?? "").lowercased()
         let port = components?.port ?? defaultPort(forScheme: scheme)
         origin = "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")

@@ -8,6 +8,8 @@ import NetPlugins
 /// The app: one step per feature, each checking what it got back.
 struct Tour {
     let baseURL: URL
+    /// The WebSocket echo server (`scripts/ws_echo_server.py`), if one runs: step 9 needs it.
+    var webSocketURL: URL? = nil
     /// Records every attempt of the main provider; its HAR file feeds the replay step.
     let capture = CapturePlugin()
     let folder = FileManager.default.temporaryDirectory
@@ -36,6 +38,7 @@ struct Tour {
         try await stream(provider)
         try await download(provider)
         try await replay()
+        try await webSocket()
     }
 
     /// A JSON body out, the echoed JSON decoded back, below httpbin's `json` key.
@@ -134,9 +137,9 @@ struct Tour {
         print("  \(capture.count) exchanges in \(har.lastPathComponent); the POST replayed: \(echoed)")
     }
 
-    private func step(_ title: String) { print("\n\(title)") }
+    func step(_ title: String) { print("\n\(title)") }
 
-    private func check(_ condition: Bool, _ failure: @autoclosure () -> String) throws {
+    func check(_ condition: Bool, _ failure: @autoclosure () -> String) throws {
         if !condition { throw TourError(failure()) }
     }
 }

@@ -2,6 +2,10 @@
 //
 //   swift run HTTPBinTour http://127.0.0.1:8080    # an httpbin you started
 //   swift run HTTPBinTour                           # the one in $NETKIT_HTTPBIN_URL
+//   swift run HTTPBinTour http://127.0.0.1:8080 ws://127.0.0.1:8765   # and a WebSocket echo server
+//
+// The WebSocket step (9) runs when an echo server is given (second argument or $NETKIT_WS_URL,
+// `scripts/ws_echo_server.py`); it is skipped otherwise, unless NETKIT_TOUR_REQUIRE_WEBSOCKET=1.
 //
 // A local httpbin: `pip install httpbin gunicorn && gunicorn -b 127.0.0.1:8080 httpbin:app`, or
 // from the repository root `scripts/with-servers <command>`, which starts one and sets
@@ -16,9 +20,17 @@ else {
     exit(2)
 }
 
+let environment = ProcessInfo.processInfo.environment
+let socketText = CommandLine.arguments.dropFirst(2).first ?? environment["NETKIT_WS_URL"]
+let webSocketURL = socketText.flatMap { URL(string: $0) }
+if webSocketURL == nil, environment["NETKIT_TOUR_REQUIRE_WEBSOCKET"] == "1" {
+    print("NETKIT_TOUR_REQUIRE_WEBSOCKET=1 but no WebSocket echo server was given (NETKIT_WS_URL)")
+    exit(2)
+}
+
 print("httpbin at \(baseURL.absoluteString)")
 do {
-    try await Tour(baseURL: baseURL).run()
+    try await Tour(baseURL: baseURL, webSocketURL: webSocketURL).run()
     print("\nall steps passed")
 } catch {
     print("\nFAILED: \(error)")

@@ -1,0 +1,78 @@
+import Foundation
+import NetCore
+import Testing
+
+@testable import NetBase
+
+/// Observing a WebSocket: the inbox's tap and the observers plugins hand the pipeline.
+@Suite("WebSocket observers")
+struct WebSocketObserverTests {
+    final class Log: WebSocketObserver {
+        let events = Locked<[String]>([])
+        func webSocketSent(_ message: WebSocket.Message, at date: Date) { events.withLock { $0.append("sent \(message)") } }
+        func webSocketReceived(_ message: WebSocket.Message, at date: Date) { events.withLock { $0.append("received \(message)") } }
+        func webSocketClosed(code: WebSocket.CloseCode?, reason: String?, error: NetworkError?, at date: Date) {
+            events.withLock { $0.append("closed \(code?.rawValue ?? 0) \(error == nil ? "normally" : "with an error")") }
+        }
+    }
+
+    struct Watching: WebSocketObservingPlugin {
+        let log: Log
+        let opened = Locked<[String]>([])
+        var hooks: PluginHooks { [] }
+        func webSocketOpened(_ request: Request, response: Response, subprotocol: String?) -> (any WebSocketObserver)? {
+            opened.withLock { $0.append("\(response.statusCode) \(request.url.absoluteString)") }
+            return log
+        }
+    }
+
+    @Test("A tap sees the messages that waited before it, then each arrival and the end, in order")
+    func tapSeesBacklogThenArrivals() async throws {
+        let inbox = WebSocketInbox(capacity: 1024)
+        inbox.yield(.text("early"))
+        let seen = Locked<[String]>([])
+        inbox.tap { event in
+            switch event {
+            case .message(let message, _): seen.withLock { $0.append("\(message)") }
+            case .end(let error, _): seen.withLock { $0.append(error == nil ? "end" : "failed") }
+            }
+        }
+        inbox.yield(.binary(Data([1])))
+        inbox.finish()
+        inbox.yield(.text("after the end"))
+        #expect(seen.withLock { $0 } == ["\(WebSocket.Message.text("early"))", "\(WebSocket.Message.binary(Data([1])))", "end"])
+        #expect(try await inbox.next() == .text("early"))
+    }
+
+    @Test("A tap set on an empty inbox sees every later arrival and the end")
+    func tapOnEmptyInbox() {
+        let inbox = WebSocketInbox(capacity: 1024)
+        let seen = Locked<[String]>([])
+        inbox.tap { event in
+            switch event {
+            case .message(let message, _): seen.withLock { $0.append("\(message)") }
+            case .end(let error, _): seen.withLock { $0.append(error == nil ? "end" : "failed") }
+            }
+        }
+        inbox.yield(.text("later"))
+        inbox.finish(throwing: .connectionLost(reason: "gone"))
+        #expect(seen.withLock { $0 } == ["\(WebSocket.Message.text("later"))", "failed"])
+    }
+
+    @Test("A plugin that observes WebSockets gets each send, arrival and the close of the connections a provider opens")
+    func pluginObservesConnection() async throws {
+        let log = Log()
+        let plugin = Watching(log: log)
+        let echo = WebSocketStubTransport { peer in
+            while let message = try await peer.receive() { peer.send(message) }
+        }
+        let target = TestTarget(name: "chat", baseURL: URL(string: "ws://chat.example.com")!, path: "room")
+        let socket = try await Provider<TestTarget>(transport: echo, plugins: [plugin]).webSocket(target)
+        try await socket.send(.text("ping"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("ping"))
+        await socket.close()
+        #expect(plugin.opened.withLock { $0 } == ["101 http://chat.example.com/room"])
+        #expect(log.events.withLock { $0 } == ["sent \(WebSocket.Message.text("ping"))", "received \(WebSocket.Message.text("ping"))", "closed 1000 normally"])
+    }
+}
