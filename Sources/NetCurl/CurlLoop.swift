@@ -96,9 +96,9 @@
         }
 
         /// Ends a job that never became a running transfer.
-        private func fail(_ job: CurlJob, _ error: any Error) {
+        private func fail(_ job: consuming CurlJob, _ error: any Error) {
             engine.transferEnded()
-            job.continuation.resume(throwing: error)
+            job.end(.failure(error))
         }
 
         private func start(_ job: CurlJob) {
@@ -116,22 +116,24 @@
                 return
             }
             let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration, engine: engine)
+            // From here on the transfer holds the job, and only it answers.
             do {
                 try transfer.configure()
             } catch {
                 transfer.abandon()
                 recycle(handle)
-                fail(job, error)
+                transfer.complete(.failure(error))
                 return
             }
             let code = curl_multi_add_handle(multi, handle.easy)
             guard code == CURLM_OK else {
                 transfer.abandon()
                 recycle(handle)
-                fail(job, NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
+                transfer.complete(.failure(NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))")))
                 return
             }
             active[ObjectIdentifier(job.token)] = transfer
+            nextDeadlineCheck = min(nextDeadlineCheck, job.deadline)
         }
 
         private func cancel(_ token: CurlJobToken) {
