@@ -1,0 +1,71 @@
+#if canImport(CCurl)
+    import NetBase
+    import Foundation
+    import Synchronization
+
+    /// The one thread of the process that looks at every curl loop for captivity (see
+    /// ``CurlStallWatchdog``): every ``CurlStallWatchdog/tick`` while any loop has transfers, and
+    /// not at all while none has.
+    ///
+    /// A loop cannot watch itself (while captive, no code of ours runs on its thread), so the look
+    /// comes from here; one thread serves every loop of every transport, instead of one per loop.
+    final class CurlStallWatch: Sendable {
+        /// The process's watch, started with the first loop.
+        static let shared = CurlStallWatch()
+
+        private struct Loops {
+            /// Every running loop, with what the watch saw on its previous looks.
+            var watched: [ObjectIdentifier: (loop: CurlStallWatchdog, observation: StallObservation)] = [:]
+        }
+
+        private let loops = Locked(Loops())
+        /// How many loops have transfers; the thread sleeps while none has.
+        private let busyLoops = Atomic<Int>(0)
+        private let wakeUp = DispatchSemaphore(value: 0)
+        private let started = Atomic<Bool>(false)
+
+        /// A loop starts: it will be looked at while busy.
+        func register(_ loop: CurlStallWatchdog) {
+            loops.withLock { $0.watched[ObjectIdentifier(loop)] = (loop, StallObservation()) }
+            guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            let thread = Thread { [self] in watch() }
+            thread.name = "NetKit.CurlTransport.watchdog"
+            thread.start()
+        }
+
+        /// A loop ends (after its last ``loopBecame(busy:)`` to false).
+        func unregister(_ loop: CurlStallWatchdog) {
+            loops.withLock { _ = $0.watched.removeValue(forKey: ObjectIdentifier(loop)) }
+        }
+
+        /// A loop got its first transfer (`busy`) or ended its last one.
+        func loopBecame(busy: Bool) {
+            if busy {
+                if busyLoops.add(1, ordering: .acquiringAndReleasing).newValue == 1 { wakeUp.signal() }
+            } else {
+                busyLoops.subtract(1, ordering: .acquiringAndReleasing)
+            }
+        }
+
+        private func watch() {
+            while true {
+                guard busyLoops.load(ordering: .acquiring) > 0 else {
+                    // Forget half-seen stalls: the next busy period starts afresh.
+                    loops.withLock { loops in
+                        for key in loops.watched.keys { loops.watched[key]?.observation = StallObservation() }
+                    }
+                    wakeUp.wait()
+                    continue
+                }
+                Thread.sleep(forTimeInterval: CurlStallWatchdog.tick.seconds)
+                loops.withLock { loops in
+                    for (key, entry) in loops.watched {
+                        var observation = entry.observation
+                        if entry.loop.isBusy { entry.loop.look(&observation) } else { observation = StallObservation() }
+                        loops.watched[key]?.observation = observation
+                    }
+                }
+            }
+        }
+    }
+#endif
