@@ -38,6 +38,11 @@
             loops.withLock { _ = $0.watched.removeValue(forKey: ObjectIdentifier(loop)) }
         }
 
+        /// Whether `loop` is among the loops this watch looks at (for tests).
+        func isWatching(_ loop: CurlStallWatchdog) -> Bool {
+            loops.withLock { $0.watched[ObjectIdentifier(loop)] != nil }
+        }
+
         /// A loop got its first transfer (`busy`) or ended its last one.
         func loopBecame(busy: Bool) {
             if busy {

@@ -35,7 +35,8 @@
         private let heartbeat = Atomic<UInt64>(0)
         /// Whether the loop has transfers (only then does the watch look at it).
         private let running = Atomic<Bool>(false)
-        private let watch: CurlStallWatch
+        /// The watch that looks at this loop (the process's one).
+        let watch: CurlStallWatch
 
         init(sockets: CurlSocketRegistry, watch: CurlStallWatch = .shared) {
             self.sockets = sockets
