@@ -57,17 +57,21 @@
                 guard busyLoops.load(ordering: .acquiring) > 0 else {
                     // Forget half-seen stalls: the next busy period starts afresh.
                     loops.withLock { loops in
-                        for key in loops.watched.keys { loops.watched[key]?.observation = StallObservation() }
+                        for index in loops.watched.values.indices { loops.watched.values[index].observation = StallObservation() }
                     }
                     wakeUp.wait()
                     continue
                 }
                 Thread.sleep(forTimeInterval: CurlStallWatchdog.tick.seconds)
                 loops.withLock { loops in
-                    for (key, entry) in loops.watched {
-                        var observation = entry.observation
-                        if entry.loop.isBusy { entry.loop.look(&observation) } else { observation = StallObservation() }
-                        loops.watched[key]?.observation = observation
+                    // In place (through the values' indices): no copy of the table per look.
+                    for index in loops.watched.values.indices {
+                        let loop = loops.watched.values[index].loop
+                        if loop.isBusy {
+                            loop.look(&loops.watched.values[index].observation)
+                        } else {
+                            loops.watched.values[index].observation = StallObservation()
+                        }
                     }
                 }
             }
