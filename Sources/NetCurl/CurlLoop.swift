@@ -165,6 +165,7 @@
             for transfer in resuming where active[ObjectIdentifier(transfer.job.token)] === transfer {
                 transfer.resumedAfterYield()
                 _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
+                transfer.tookHeldBytes()
             }
         }
 

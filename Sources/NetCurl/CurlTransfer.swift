@@ -170,6 +170,11 @@
             machine.resumedAfterYield()
         }
 
+        /// libcurl handed over the bytes it held while the transfer yielded.
+        func tookHeldBytes() {
+            machine.tookHeldBytes()
+        }
+
         /// The reader made room; the loop is about to unpause the transfer.
         func resumed() {
             machine.readerMadeRoom()
