@@ -83,9 +83,9 @@
         /// task moves to the global concurrent executor, the rest needs nothing.
         func settleAfterStop(_ command: CurlCommand) {
             switch command {
-            case .start(let job):
+            case .start(var job):
                 transferEnded()
-                job.continuation.resume(throwing: NetworkError.cancelled)
+                job.end(.failure(NetworkError.cancelled))
             case .run(let job): globalConcurrentExecutor.enqueue(ExecutorJob(job))
             case .cancel, .unpause, .shutdown: break
             }

@@ -18,13 +18,11 @@
             engines = (0..<count).map { CurlEngine(index: $0, of: count, configuration: configuration) }
         }
 
-        /// How many loops a configuration asks for: its own number, or one per two active cores
-        /// (rounded up). A loop pulling bodies never sleeps and keeps a core busy; the callers'
-        /// pipelines and decoding (about two thirds of a request's CPU) need the other cores. With
-        /// one loop per core, on two cores, sick servers' endless bodies starved the callers and
-        /// calls overran their deadlines (see Benchmarks/RESULTS.md).
+        /// How many loops a configuration asks for: its own number, or one per active core (as
+        /// SwiftNIO). Loops pulling bulk bodies give way to ready threads on every pass and fire
+        /// deadlines before bulk bytes (``CurlLoop``), so the callers keep their share of the cores.
         static func loopCount(_ configured: Int) -> Int {
-            configured > 0 ? configured : max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2)
+            configured > 0 ? configured : max(1, ProcessInfo.processInfo.activeProcessorCount)
         }
 
         /// The loop that runs tasks preferring ``CurlTransport/executor``.

@@ -40,7 +40,15 @@
                     tearDown(leftovers: leftovers)
                     return
                 }
-                resumeYielded()
+                // Deadlines before bulk bodies: a transfer past its deadline ends (and its caller
+                // runs) before the transfers that yielded get the CPU again.
+                expireOverdue()
+                if !yielded.isEmpty {
+                    // Bulk bodies take what CPU is left: whatever thread is ready on this core
+                    // (a caller's task, another loop) runs first.
+                    sched_yield()
+                    resumeYielded()
+                }
                 engine.watchdog.enterPerform()
                 _ = curl_multi_perform(multi, &running)
                 engine.watchdog.leavePerform()
@@ -54,9 +62,8 @@
                 guard engine.prepareToSleep() else { continue }
                 wakeup.revents = 0
                 var ready: Int32 = 0
-                // While transfers run, wake often enough to end any past its deadline in time.
-                let pollMilliseconds: Int32 = active.isEmpty ? 1000 : Int32(Self.deadlineCheckInterval.millisecondsRoundedUp)
-                _ = curl_multi_poll(multi, &wakeup, 1, pollMilliseconds, &ready)
+                // While transfers run, wake in time for the next deadline.
+                _ = curl_multi_poll(multi, &wakeup, 1, pollMilliseconds(), &ready)
                 engine.didWake(signalled: wakeup.revents != 0)
             }
         }
@@ -96,9 +103,9 @@
         }
 
         /// Ends a job that never became a running transfer.
-        private func fail(_ job: CurlJob, _ error: any Error) {
+        private func fail(_ job: consuming CurlJob, _ error: any Error) {
             engine.transferEnded()
-            job.continuation.resume(throwing: error)
+            job.end(.failure(error))
         }
 
         private func start(_ job: CurlJob) {
@@ -116,22 +123,24 @@
                 return
             }
             let transfer = CurlTransfer(job: job, handle: handle, configuration: configuration, engine: engine)
+            // From here on the transfer holds the job, and only it answers.
             do {
                 try transfer.configure()
             } catch {
                 transfer.abandon()
                 recycle(handle)
-                fail(job, error)
+                transfer.complete(.failure(error))
                 return
             }
             let code = curl_multi_add_handle(multi, handle.easy)
             guard code == CURLM_OK else {
                 transfer.abandon()
                 recycle(handle)
-                fail(job, NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))"))
+                transfer.complete(.failure(NetworkError.transport(reason: "libcurl refused the transfer (CURLMcode \(code.rawValue))")))
                 return
             }
             active[ObjectIdentifier(job.token)] = transfer
+            nextDeadlineCheck = min(nextDeadlineCheck, job.deadline)
         }
 
         private func cancel(_ token: CurlJobToken) {
@@ -156,6 +165,7 @@
             for transfer in resuming where active[ObjectIdentifier(transfer.job.token)] === transfer {
                 transfer.resumedAfterYield()
                 _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
+                transfer.tookHeldBytes()
             }
         }
 
@@ -166,23 +176,38 @@
             _ = curl_easy_pause(transfer.handle.easy, CURLPAUSE_CONT)
         }
 
-        /// How often running transfers are checked against their deadlines.
+        /// How often running transfers are checked against their deadlines at the least (a
+        /// stream's idle timeout moves with its bytes, so it is checked on this beat).
         private static let deadlineCheckInterval = Duration.milliseconds(25)
+        /// When the loop checks deadlines next: the earliest deadline of a transfer, or the beat.
         private var nextDeadlineCheck = ContinuousClock.now
 
-        /// Ends transfers past their deadline with `.timedOut`. libcurl's own timeout covers a
-        /// running transfer; this also covers one still waiting for a connection under the limits.
+        /// The poll timeout: up to the next deadline check while transfers run, else a second.
+        private func pollMilliseconds() -> Int32 {
+            guard !active.isEmpty else { return 1000 }
+            let wait = nextDeadlineCheck - ContinuousClock.now
+            return wait <= .zero ? 0 : Int32(min(wait, Self.deadlineCheckInterval).millisecondsRoundedUp)
+        }
+
+        /// Ends transfers past their deadline with `.timedOut`, and notes when the next one is due.
+        /// libcurl's own timeout covers a running transfer; this also covers one still waiting for a
+        /// connection under the limits, and fires on this loop's next pass whatever libcurl does.
         private func expireOverdue() {
             let now = ContinuousClock.now
             guard now >= nextDeadlineCheck, !active.isEmpty else { return }
-            nextDeadlineCheck = now + Self.deadlineCheckInterval
-            for (key, transfer) in active where transfer.isOverdue(at: now) {
+            var next = now + Self.deadlineCheckInterval
+            for (key, transfer) in active {
+                guard transfer.isOverdue(at: now) else {
+                    if !transfer.headDelivered { next = min(next, transfer.job.deadline) }
+                    continue
+                }
                 active.removeValue(forKey: key)
                 _ = curl_multi_remove_handle(multi, transfer.handle.easy)
                 transfer.abandon()
                 recycle(transfer.handle)
                 transfer.complete(.failure(NetworkError.timedOut))
             }
+            nextDeadlineCheck = next
         }
 
         /// Gives the transfers of connections the watchdog cut off the reason, before libcurl

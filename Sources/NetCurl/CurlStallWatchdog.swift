@@ -3,41 +3,45 @@
     import Foundation
     import Synchronization
 
-    /// Frees the loop thread when one connection holds it inside libcurl.
+    /// What one loop shows the process's stall watch (``CurlStallWatch``), so that a connection
+    /// holding the loop thread captive inside libcurl can be cut off.
     ///
     /// libcurl 7.88 reads an HTTP/2 connection in a loop until a body byte arrives for the transfer
     /// it serves: a server that keeps sending frames without body bytes (unknown types, empty DATA,
     /// PRIORITY, PING) keeps the loop thread inside `curl_multi_perform` for as long as it likes, and
-    /// with it every deadline, cancellation and transfer of the transport. No callback of ours runs
-    /// meanwhile, so the check has to come from another thread.
+    /// with it every deadline, cancellation and transfer of the loop. No callback of ours runs
+    /// meanwhile, so a captive loop cannot see its own captivity: the look has to come from another
+    /// thread. That thread is one for the whole process (``CurlStallWatch``), not one per loop.
     ///
-    /// Every ``tick`` this thread compares what the loop published: whether it is inside
-    /// `curl_multi_perform` (and which call), and a heartbeat that every libcurl callback moves.
-    /// When the loop has been inside the same call for ``stallTicks`` ticks with no callback, the
-    /// watchdog measures how many bytes the application read from each socket; a socket that gave up
-    /// more than ``StallObservation/floodBytes`` while nothing was delivered is the captor, and it is severed (``CurlSocketRegistry/sever(_:reason:)``).
-    /// A loop that is merely descheduled, or busy elsewhere, reads from no socket and is left alone.
+    /// The loop publishes whether it is inside `curl_multi_perform` (and which call), and a
+    /// heartbeat that every libcurl callback moves. When the loop has been inside the same call for
+    /// ``stallTicks`` looks with no callback, the watch measures how many bytes the application read
+    /// from each of the loop's sockets; a socket that gave up more than
+    /// ``StallObservation/floodBytes`` while nothing was delivered is the captor, and it is severed
+    /// (``CurlSocketRegistry/sever(_:reason:)``). The loop gives the severed connections' transfers
+    /// the reason after its pass. A loop that is merely descheduled, or busy elsewhere, reads from no
+    /// socket and is left alone.
     final class CurlStallWatchdog: Sendable {
-        /// How often the watchdog looks.
+        /// How often the watch looks while a loop has transfers.
         static let tick = Duration.milliseconds(10)
         /// How many looks without progress before sockets are measured; the stall is confirmed one
         /// look later, so a connection is cut after roughly (stallTicks + 1) × tick of captivity.
         static let stallTicks = 2
 
-        private let sockets: CurlSocketRegistry
+        let sockets: CurlSocketRegistry
         /// Odd while the loop thread is inside `curl_multi_perform`; each call has its own value.
         private let performCall = Atomic<UInt64>(0)
         /// Moved by every libcurl callback (loop thread only writes it).
         private let heartbeat = Atomic<UInt64>(0)
+        /// Whether the loop has transfers (only then does the watch look at it).
         private let running = Atomic<Bool>(false)
-        private let stopped = Atomic<Bool>(false)
-        private let wakeUp = DispatchSemaphore(value: 0)
+        /// The watch that looks at this loop (the process's one).
+        let watch: CurlStallWatch
 
-        init(sockets: CurlSocketRegistry) {
+        init(sockets: CurlSocketRegistry, watch: CurlStallWatch = .shared) {
             self.sockets = sockets
-            let thread = Thread { [self] in watch() }
-            thread.name = "NetKit.CurlTransport.watchdog"
-            thread.start()
+            self.watch = watch
+            watch.register(self)
         }
 
         // MARK: Loop thread
@@ -60,34 +64,29 @@
             heartbeat.store(heartbeat.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         }
 
-        /// Whether transfers run; the watchdog sleeps while none do.
+        /// Whether transfers run; the watch looks at busy loops only, and sleeps while none is.
         func setBusy(_ busy: Bool) {
-            guard running.exchange(busy, ordering: .acquiringAndReleasing) != busy, busy else { return }
-            wakeUp.signal()
+            guard running.exchange(busy, ordering: .acquiringAndReleasing) != busy else { return }
+            watch.loopBecame(busy: busy)
         }
 
-        /// Ends the watchdog thread (loop thread, at shutdown).
+        /// The loop ends: the watch forgets it (loop thread, at shutdown).
         func stop() {
-            stopped.store(true, ordering: .releasing)
-            wakeUp.signal()
+            setBusy(false)
+            watch.unregister(self)
         }
 
-        // MARK: Watchdog thread
+        // MARK: Watch thread
 
-        private func watch() {
-            var observation = StallObservation()
-            while !stopped.load(ordering: .acquiring) {
-                guard running.load(ordering: .acquiring) else {
-                    observation = StallObservation()
-                    _ = wakeUp.wait(timeout: .now() + .seconds(1))
-                    continue
-                }
-                Thread.sleep(forTimeInterval: Self.tick.seconds)
-                let call = performCall.load(ordering: .acquiring)
-                let beat = heartbeat.load(ordering: .relaxed)
-                if let captive = observation.record(call: call, beat: beat, measure: sockets.bytesConsumed) {
-                    sockets.sever(captive, reason: Self.floodError)
-                }
+        /// Whether the loop has transfers.
+        var isBusy: Bool { running.load(ordering: .acquiring) }
+
+        /// One look at the loop: cuts off the sockets `observation` judges captors.
+        func look(_ observation: inout StallObservation) {
+            let call = performCall.load(ordering: .acquiring)
+            let beat = heartbeat.load(ordering: .relaxed)
+            if let captive = observation.record(call: call, beat: beat, measure: sockets.bytesConsumed) {
+                sockets.sever(captive, reason: Self.floodError)
             }
         }
 

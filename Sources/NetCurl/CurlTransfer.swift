@@ -6,7 +6,8 @@
     /// One request on the loop thread: its easy handle's options, the callbacks' state and the
     /// response being assembled. Only the loop thread touches it.
     final class CurlTransfer {
-        let job: CurlJob
+        /// The request and who waits for it; the transfer answers through it (``CurlJob/end(_:)``).
+        private(set) var job: CurlJob
         let handle: CurlHandle
         let configuration: CurlTransport.Configuration
         let startDate = Date()
@@ -147,7 +148,9 @@
         /// Resumes the caller with the head of a streamed 2xx response; the body follows in the sink.
         private func deliverHead() {
             lastActivity = .now
-            job.continuation.resume(returning: CurlReply(statusCode: statusCode, rawHeaders: rawHeaders, body: Data(), fileURL: nil, timings: timings()))
+            guard job.headArrived(CurlReply(statusCode: statusCode, rawHeaders: rawHeaders, body: Data(), fileURL: nil, timings: timings())) else {
+                return
+            }
             let token = job.token
             job.stream?.onCancel { [engine] in
                 token.markCancelled()
@@ -167,6 +170,11 @@
             machine.resumedAfterYield()
         }
 
+        /// libcurl handed over the bytes it held while the transfer yielded.
+        func tookHeldBytes() {
+            machine.tookHeldBytes()
+        }
+
         /// The reader made room; the loop is about to unpause the transfer.
         func resumed() {
             machine.readerMadeRoom()
@@ -184,14 +192,7 @@
         /// Ends the job: the continuation, or for a stream whose head was delivered, its sink.
         func complete(_ result: Result<CurlReply, any Error>) {
             engine.transferEnded()
-            guard headDelivered, let sink = job.stream else {
-                job.continuation.resume(with: result)
-                return
-            }
-            switch result {
-            case .success: sink.finish()
-            case .failure(let error): sink.finish(throwing: NetworkError(error))
-            }
+            job.end(result)
         }
 
         /// Body bytes; returns how many were consumed (fewer fails the transfer with a write error).

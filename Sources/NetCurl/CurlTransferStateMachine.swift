@@ -53,6 +53,11 @@ struct CurlTransferStateMachine: Sendable {
     private(set) var failure: NetworkError?
     /// Paused after a share of body bytes (``BodyAction/yieldToOthers``) until the loop resumes it.
     private(set) var hasYielded = false
+    /// libcurl is handing over the bytes it held while the transfer yielded (inside
+    /// `curl_easy_pause`): they are taken whole. Yielding again in the middle would make libcurl
+    /// copy the rest into a new buffer each time, quadratic in a decoded body's backlog (one 16 KiB
+    /// read of a gzip bomb inflates to megabytes).
+    private(set) var isTakingHeldBytes = false
     private var bytesSinceYield = 0
 
     init(yieldEvery: Int) {
@@ -121,7 +126,7 @@ struct CurlTransferStateMachine: Sendable {
             }
             return .forwardToReader
         case .receivingBody:
-            guard bytesSinceYield < yieldEvery else {
+            guard isTakingHeldBytes || bytesSinceYield < yieldEvery else {
                 hasYielded = true
                 return .yieldToOthers
             }
@@ -130,10 +135,17 @@ struct CurlTransferStateMachine: Sendable {
         }
     }
 
-    /// The loop resumes a transfer that yielded; it starts a new share.
+    /// The loop resumes a transfer that yielded; it starts a new share, which begins with the
+    /// bytes libcurl held (taken whole, until ``tookHeldBytes()``).
     mutating func resumedAfterYield() {
         hasYielded = false
         bytesSinceYield = 0
+        isTakingHeldBytes = true
+    }
+
+    /// libcurl handed over what it held; the share counts them, and yields once it is used up.
+    mutating func tookHeldBytes() {
+        isTakingHeldBytes = false
     }
 
     /// The reader made room and the loop unpauses the stream.

@@ -47,8 +47,8 @@
             /// headers, credentials included.
             public var verbose: Bool
             /// How many event loops (threads, each with its own connections) the transport runs;
-            /// 0, the default, means one per two active processor cores (rounded up), leaving
-            /// cores for the callers' own work. Each loop gets its share of
+            /// 0, the default, means one per active processor core (as SwiftNIO); a loop moving
+            /// bulk bodies gives way to the callers' threads on every pass. Each loop gets its share of
             /// ``maxConnectionsPerHost`` and ``maxTotalConnections``, rounded up, so with limits
             /// smaller than the number of loops the transport may open up to one connection per
             /// loop: set 1 here for a strict limit of one.

@@ -53,9 +53,11 @@ struct CurlLoopPlacementTests {
         #expect(placement.choose(key: -1, loads: [0, 0]) == loop)
     }
 
-    @Test func theConfigurationPicksTheNumberOfLoops() {
+    @Test("A configured number of loops is kept, and 0 means one loop per active core")
+    func theConfigurationPicksTheNumberOfLoops() {
         #expect(CurlEngineGroup.loopCount(3) == 3)
-        #expect(CurlEngineGroup.loopCount(0) == max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2))
+        #expect(CurlEngineGroup.loopCount(0) == max(1, ProcessInfo.processInfo.activeProcessorCount))
+        #expect(CurlTransport().loopCount == ProcessInfo.processInfo.activeProcessorCount)
         #expect(CurlTransport(configuration: .init(eventLoops: 3)).loopCount == 3)
     }
 

@@ -65,6 +65,20 @@ struct CurlTransferStateMachineTests {
         #expect(step(machine.bodyArrived(60, readerHasRoom: false)) == .keep)
     }
 
+    @Test("Bytes libcurl held while a transfer yielded are taken whole on resume, and count toward the share after them")
+    func heldBytesAreTakenWhole() {
+        var (machine, _) = machine(status: 200, streams: false, yieldEvery: 100)
+        #expect(step(machine.bodyArrived(100, readerHasRoom: false)) == .keep)
+        #expect(step(machine.bodyArrived(16, readerHasRoom: false)) == .yieldToOthers)
+        machine.resumedAfterYield()
+        #expect(machine.isTakingHeldBytes)
+        // A decoded body's backlog: far more than one share, all of it kept at once.
+        for _ in 0..<10 { #expect(step(machine.bodyArrived(100, readerHasRoom: false)) == .keep) }
+        machine.tookHeldBytes()
+        #expect(!machine.isTakingHeldBytes)
+        #expect(step(machine.bodyArrived(16, readerHasRoom: false)) == .yieldToOthers, "the backlog used up the share")
+    }
+
     @Test("A stream forwards while its reader has room, pauses without, and goes on once it made room")
     func streamBackpressure() {
         var (machine, delivered) = machine(status: 200, streams: true)

@@ -58,4 +58,18 @@ struct StallObservationTests {
         let results = verdicts([(1, 5, [1: 100]), (1, 5, [1: 200]), (3, 5, [1: 300]), (3, 5, [1: 400])])
         #expect(results.allSatisfy { $0 == nil })
     }
+
+    @Test("Every loop of every transport is looked at by the process's one stall watch, not a watch of its own")
+    func oneWatchForEveryLoop() {
+        let first = CurlEngineGroup(configuration: .init(eventLoops: 3))
+        let second = CurlEngineGroup(configuration: .init(eventLoops: 2))
+        defer {
+            first.shutdown()
+            second.shutdown()
+        }
+        for engine in first.engines + second.engines {
+            #expect(engine.watchdog.watch === CurlStallWatch.shared)
+            #expect(CurlStallWatch.shared.isWatching(engine.watchdog))
+        }
+    }
 }

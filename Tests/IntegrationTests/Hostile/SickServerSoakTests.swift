@@ -33,7 +33,9 @@ struct SickServerSoakTests {
     /// `callers` callers for ``seconds`` on a transport of their own, released when they finish;
     /// with `sick` off, only healthy calls (the machine's own floor, measured meanwhile).
     static func load(fault: URL, nginx: URL, sick: Bool = true, callers: Int = 64) async -> [Sample] {
-        let provider = Provider<HostileTarget>(transport: CurlTransport(), plugins: [RetryPlugin(maxRetries: 2)])
+        // NETKIT_SOAK_LOOPS forces the loop count (to compare one loop with the default, one per core).
+        let loops = Int(TestServers.value("NETKIT_SOAK_LOOPS") ?? "") ?? 0
+        let provider = Provider<HostileTarget>(transport: CurlTransport(configuration: .init(eventLoops: loops)), plugins: [RetryPlugin(maxRetries: 2)])
         let end = ContinuousClock.now + .seconds(seconds)
         return await withTaskGroup(of: [Sample].self) { group in
             for caller in 0..<callers {
