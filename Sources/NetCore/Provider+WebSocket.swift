@@ -31,6 +31,6 @@ extension Provider {
             settings.baseURL = httpBase
             pipeline = Pipeline(transport: transport, plugins: pipeline.plugins, configuration: settings)
         }
-        return try await pipeline.runWebSocket(target, configuration: configuration, cancellation: CallCancellation()).get()
+        return try await pipeline.runWebSocket(target, configuration: configuration).get()
     }
 }

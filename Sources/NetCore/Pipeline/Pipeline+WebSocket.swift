@@ -7,9 +7,9 @@ extension Pipeline {
     /// (so a 401 can be refreshed and retried within the call's deadline), the final answer
     /// `process`. The connection of an attempt that is retried or refused is closed.
     func runWebSocket(
-        _ target: any TargetType, configuration socketConfiguration: WebSocketConfiguration, cancellation: CallCancellation
+        _ target: any TargetType, configuration socketConfiguration: WebSocketConfiguration
     ) async -> Result<WebSocket, NetworkError> {
-        let end = await runAttempts(target, cancellation: cancellation) { built, deadline in
+        let end = await runAttempts(target) { built, deadline in
             var request = built
             let handshake = WebSocketHandshake(subprotocols: socketConfiguration.subprotocols)
             request.headers = handshake.requestHeaders(over: request.headers)
@@ -62,7 +62,7 @@ extension Pipeline {
             }
             response = try await CookieJar.exchange(request, exchange)
         } catch {
-            return .failure(request.isCancelled ? .cancelled : NetworkError(error))
+            return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
         if response.statusCode == 101 { return .success(response) }
         if let failure = configuration.validation(for: request.target).check(response) { return .failure(failure) }
