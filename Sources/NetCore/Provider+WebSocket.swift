@@ -32,8 +32,6 @@ extension Provider {
             pipeline = Pipeline(transport: transport, plugins: pipeline.plugins, configuration: settings)
         }
         let observing = plugins.compactMap { $0 as? any WebSocketObservingPlugin }
-        return try await pipeline.runWebSocket(
-            target, configuration: configuration, observing: observing, cancellation: CallCancellation()
-        ).get()
+        return try await pipeline.runWebSocket(target, configuration: configuration, observing: observing).get()
     }
 }

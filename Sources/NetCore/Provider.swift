@@ -11,8 +11,9 @@ import Foundation
 ///
 /// Every method runs the same pipeline (see ``Plugin``). Errors are always ``NetworkError``.
 /// A request keeps running when the caller drops the provider; cancel it through its `Task`,
-/// the returned ``Cancellable``, or ``cancelAll()`` (which ends the calls, not their tasks).
-/// ``request(_:)`` runs in the calling task: no extra task or thread hop per request.
+/// the returned ``Cancellable``, or ``cancelAll()``. Every call runs in a task of its own (for
+/// ``request(_:)`` one started on the caller's thread, see `CallTasks`), which is what
+/// ``cancelAll()`` cancels: the caller's task is never cancelled by it.
 public final class Provider<Target: TargetType>: Sendable {
     /// The transport that sends requests.
     public let transport: any Transport
@@ -22,7 +23,8 @@ public final class Provider<Target: TargetType>: Sendable {
     public let configuration: ProviderConfiguration
 
     let pipeline: Pipeline
-    private let inFlight = InFlightRegistry()
+    /// The calls in flight, each a task ``cancelAll()`` cancels.
+    let calls = CallTasks()
 
     /// Creates a provider.
     /// - Parameters:
@@ -62,9 +64,8 @@ public final class Provider<Target: TargetType>: Sendable {
     public func responses(_ target: Target) -> AsyncThrowingStream<Response, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Response, any Error>.makeStream()
         let events = PipelineEvents(onProvisional: { continuation.yield($0) })
-        let call = registerCall()
-        let task = Task { [self] in
-            switch await run(target, events: events, registered: call) {
+        let task = calls.start { [pipeline] in
+            switch await pipeline.run(target, events: events) {
             case .success(let response):
                 continuation.yield(response)
                 continuation.finish()
@@ -83,11 +84,8 @@ public final class Provider<Target: TargetType>: Sendable {
     public func stream(_ target: Target, options: StreamOptions = StreamOptions()) -> ResponseStream {
         let controller = StreamController()
         let pipeline = self.pipeline
-        let inFlight = self.inFlight
-        let call = registerCall()
-        controller.start { head in
-            defer { inFlight.remove(call.token) }
-            await pipeline.runStream(target, options: options, head: head, cancellation: call.cancellation)
+        controller.start(in: calls) { head in
+            await pipeline.runStream(target, options: options, head: head)
         }
         return ResponseStream(controller: controller)
     }
@@ -102,9 +100,8 @@ public final class Provider<Target: TargetType>: Sendable {
     public func transfer(_ target: Target) -> Transfer {
         let (events, continuation) = AsyncStream<TransferEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let pipelineEvents = PipelineEvents(onProgress: { continuation.yield(.progress($0)) })
-        let call = registerCall()
-        let task = Task { [self] in
-            let result = await run(target, events: pipelineEvents, registered: call)
+        let task = calls.start { [pipeline] in
+            let result = await pipeline.run(target, events: pipelineEvents)
             continuation.yield(.finished(result))
             continuation.finish()
             return result
@@ -124,52 +121,39 @@ public final class Provider<Target: TargetType>: Sendable {
     public func send(
         _ target: Target, callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> any Cancellable {
-        let call = registerCall()
         let queue = callbackQueue ?? configuration.callbackQueue
-        let task = Task { [self] in
-            let result = await run(target, events: PipelineEvents(), registered: call)
+        let task = calls.start { [pipeline] in
+            let result = await pipeline.run(target, events: PipelineEvents())
             if let queue { queue.async { completion(result) } } else { completion(result) }
         }
         return TaskCancellable(task)
     }
 
-    /// Ends every call of this provider that is in flight now.
+    /// Cancels every call of this provider that is in flight now.
     ///
-    /// Each call ends as if its task had been cancelled: whatever it waits for (the transfer, a
-    /// retry wait, a shared ``DeduplicatingTransport`` transfer, a stream's body) stops, `process`
-    /// hooks still run, and the caller gets ``NetworkError/cancelled``. The tasks awaiting those
-    /// calls are not cancelled: code that keeps running in such a task afterwards runs normally.
-    /// Calls started with ``send(_:callbackQueue:completion:)``, ``transfer(_:)``, ``responses(_:)`` and
-    /// ``stream(_:options:)`` count from the moment those methods return. Calls started
-    /// afterwards are not affected.
-    ///
-    /// A plugin's own waits (a `Task.sleep` in `prepare`, say) are not interrupted unless they
-    /// wait through ``Request/withCancellationHandler(operation:onCancel:isolation:)``; the call
-    /// then ends at its next step. An answer a plugin already produced (a cache hit returned by
-    /// `prepare`) is still returned.
+    /// Each call runs in a task of its own, and this cancels those tasks: Swift task
+    /// cancellation, the only cancellation NetKit has. Whatever a call waits for stops as if its
+    /// caller's task had been cancelled (the transfer, a retry wait, a shared
+    /// ``DeduplicatingTransport`` transfer, a stream's body, and a plugin's or a transport's own
+    /// `withTaskCancellationHandler`, `Task.sleep` or `AsyncStream` wait), `process` hooks still
+    /// run, and the caller gets ``NetworkError/cancelled``. The tasks awaiting those calls are not
+    /// cancelled: their next request runs normally. Calls started with
+    /// ``send(_:callbackQueue:completion:)``, ``transfer(_:)``, ``responses(_:)`` and
+    /// ``stream(_:options:)`` count from the moment those methods return, ``request(_:)`` from
+    /// the moment it is called. Calls started afterwards are not affected. An answer a plugin
+    /// already produced (a cache hit returned by `prepare`) is still returned.
     public func cancelAll() {
-        inFlight.cancelAll()
+        calls.cancelAll()
     }
 
     /// How many calls are in flight (registered for ``cancelAll()``).
-    package var inFlightCount: Int { inFlight.count }
+    package var inFlightCount: Int { calls.count }
 
-    /// Runs the pipeline in the caller's task (a task per request would double the cost of a
-    /// cache hit), registered so ``cancelAll()`` can end it. Calls that run in a task of their
-    /// own pass the registration made before that task was created (`registered`), so a
-    /// `cancelAll()` right after such a call returns still reaches it.
-    private func run(
-        _ target: Target, events: PipelineEvents, registered: (cancellation: CallCancellation, token: Int)? = nil
-    ) async -> Result<Response, NetworkError> {
-        let call = registered ?? registerCall()
-        defer { inFlight.remove(call.token) }
-        return await pipeline.run(target, events: events, cancellation: call.cancellation)
-    }
-
-    /// A new call's cancellation, registered for ``cancelAll()`` until removed.
-    private func registerCall() -> (cancellation: CallCancellation, token: Int) {
-        let cancellation = CallCancellation()
-        return (cancellation, inFlight.insert(cancellation))
+    /// Runs the pipeline as a call of its own, started on the caller's thread (a cache hit never
+    /// leaves it), which ``cancelAll()`` and the caller's cancellation both cancel.
+    private func run(_ target: Target, events: PipelineEvents) async -> Result<Response, NetworkError> {
+        let pipeline = self.pipeline
+        return await calls.run { await pipeline.run(target, events: events) }
     }
 }
 
@@ -177,33 +161,4 @@ public final class Provider<Target: TargetType>: Sendable {
 struct PipelineEvents: Sendable {
     var onProvisional: (@Sendable (Response) -> Void)?
     var onProgress: ProgressHandler?
-}
-
-/// The calls of one provider in flight, so `cancelAll()` can reach them without touching the
-/// tasks that run them.
-final class InFlightRegistry: Sendable {
-    private let calls = Locked<(next: Int, running: [Int: CallCancellation])>((0, [:]))
-
-    /// Registers a running call until ``remove(_:)``.
-    func insert(_ call: CallCancellation) -> Int {
-        calls.withLock { state in
-            state.next += 1
-            state.running[state.next] = call
-            return state.next
-        }
-    }
-
-    /// Forgets a call that ended.
-    func remove(_ token: Int) {
-        _ = calls.withLock { $0.running.removeValue(forKey: token) }
-    }
-
-    /// How many calls are registered.
-    var count: Int { calls.withLock { $0.running.count } }
-
-    /// Cancels every registered call; their handlers run after the lock is released.
-    func cancelAll() {
-        let running = calls.withLock { Array($0.running.values) }
-        for call in running { call.cancel() }
-    }
 }

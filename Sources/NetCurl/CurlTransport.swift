@@ -24,8 +24,9 @@
     /// let tuned = CurlTransport(configuration: .init(maxConnectionsPerHost: 4, connectTimeout: .seconds(5)))
     /// ```
     ///
-    /// Every request ends: by its response, its error, cancellation of its task or its call (the transfer is removed
-    /// from libcurl at once and ``NetworkError/cancelled`` thrown) or ``Request/timeout``
+    /// Every request ends: by its response, its error, cancellation of its task (by its caller or
+    /// `Provider.cancelAll()`; the transfer is removed from libcurl at once and
+    /// ``NetworkError/cancelled`` thrown) or ``Request/timeout``
     /// (``NetworkError/timedOut``, sub-second values honoured).
     public final class CurlTransport: Transport {
         /// Knobs for a ``CurlTransport``. The defaults suit most clients.
@@ -164,11 +165,11 @@
         /// Sends one request without following redirects (libcurl never follows them itself, so each
         /// hop gets its own origin's TLS policy and credentials; see ``RedirectPolicy``).
         private func sendHop(_ request: Request, progress: ProgressHandler?, stream: ResponseBodySink? = nil) async throws -> Response {
-            if request.isCancelled { throw NetworkError.cancelled }
+            if Task.isCancelled { throw NetworkError.cancelled }
             let token = CurlJobToken()
             let head = CurlRequestHead(request, proxies: configuration.proxy)
             let engine = engines.engine(for: request, head: head)
-            let reply = try await request.withCancellationHandler {
+            let reply = try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
                     engine.submit(
                         .start(

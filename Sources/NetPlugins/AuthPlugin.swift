@@ -123,9 +123,6 @@ public final class AuthPlugin: Plugin {
 
     // MARK: Hooks
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.prepare, .succeed, .failure] }
-
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         guard !request.headers.contains(header), appliesTo(request), let scheme = chosenScheme(for: request) else { return .proceed }
         let (token, generation) = try await usableToken(for: request)
@@ -189,7 +186,7 @@ public final class AuthPlugin: Plugin {
             return (token, generation)
         case .wait(let task):
             do {
-                _ = try await waitCancellably(for: task, in: request)
+                _ = try await waitCancellably(for: task)
             } catch is CancellationError {
                 throw NetworkError.cancelled
             } catch {
@@ -224,7 +221,7 @@ public final class AuthPlugin: Plugin {
             return .retry
         case .wait(let task):
             do {
-                _ = try await waitCancellably(for: task, in: request)
+                _ = try await waitCancellably(for: task)
                 return .retry
             } catch is CancellationError {
                 // The caller was cancelled while the refresh runs on for the others; the

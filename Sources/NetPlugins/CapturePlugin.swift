@@ -45,9 +45,6 @@ public final class CapturePlugin: Plugin {
 
     // MARK: Hooks
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.didReceive] }
-
     /// Records each attempt's outcome (an observer: it never changes the result).
     public func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
         switch result {

@@ -77,9 +77,6 @@ public struct LoggerPlugin: Plugin {
         self.output = output
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.willSend, .didReceive] }
-
     public func willSend(_ request: Request) async -> SendAction {
         if let format = formatter.request {
             output(formattedEntry(for: request, format: format))

@@ -72,9 +72,6 @@ public struct MutationPlugin: Plugin {
             })
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.prepare, .process] }
-
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         guard let requestMutation else { return .proceed }
         do {

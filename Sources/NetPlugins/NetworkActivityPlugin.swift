@@ -41,9 +41,6 @@ public struct NetworkActivityPlugin: Plugin {
         onChange = networkActivityClosure
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.prepare, .process] }
-
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         if running.withLock({ $0.insert(request.id).inserted }) { onChange(.began, request.originalTarget) }
         return .proceed

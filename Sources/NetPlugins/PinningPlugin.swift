@@ -201,9 +201,6 @@ public struct PinningPlugin: Plugin {
         return best?.pin
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.prepare] }
-
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         // Every redirect hop gets the policy for its own URL (the transport asks the resolver),
         // on top of what an earlier plugin chose for that URL.

@@ -46,9 +46,6 @@ public struct ResponseCodePlugin: Plugin {
         self.appliesTo = appliesTo
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.process] }
-
     public func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         guard case .success(let response) = result, appliesTo(request) else { return result }
         guard let root = Self.jsonObject(response.data) else { return result }

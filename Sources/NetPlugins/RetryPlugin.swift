@@ -92,9 +92,6 @@ public struct RetryPlugin: Plugin {
         self.now = now
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.succeed, .failure] }
-
     public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         guard mayRetry(request), decides(.unacceptableStatus(response), request) else { return .proceed }
         return .retry(after: delay(after: request.attempt, response: response))
@@ -125,7 +122,7 @@ public struct RetryPlugin: Plugin {
     }
 
     private func mayRetry(_ request: Request) -> Bool {
-        request.attempt <= maxRetries && retryableMethods.contains(request.method) && !request.isCancelled
+        request.attempt <= maxRetries && retryableMethods.contains(request.method) && !Task.isCancelled
     }
 
     private func decides(_ error: NetworkError, _ request: Request) -> Bool {

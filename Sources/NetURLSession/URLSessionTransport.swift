@@ -131,13 +131,13 @@ public final class URLSessionTransport: Transport {
                 )
             }
         #endif
-        if request.isCancelled { throw NetworkError.cancelled }
+        if Task.isCancelled { throw NetworkError.cancelled }
         let prepared = try PreparedUpload(request)
         defer { prepared.cleanUp() }
         let exchange = Exchange(
             request: request, progress: progress, control: control,
             stream: request.download == nil ? stream : nil)
-        return try await request.withCancellationHandler {
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 // Watched from now: making a task waits on FoundationNetworking's work queue, which
                 // a hostile transfer can hold for as long as it likes, so it happens on the control

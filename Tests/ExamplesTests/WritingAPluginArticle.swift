@@ -5,8 +5,6 @@ import Foundation
 import NetCore
 
 struct TraceHeader: Plugin {
-    var hooks: PluginHooks { [.prepare] }
-
     func prepare(_ request: inout Request) async throws -> PrepareAction {
         request.headers["X-Trace"] = UUID().uuidString
         return .proceed

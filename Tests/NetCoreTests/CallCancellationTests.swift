@@ -141,27 +141,29 @@ struct CallCancellationTests {
         #expect(response.string() == "shared")
     }
 
-    @Test("a handler runs once when both the call and its task are cancelled, and at once after cancel")
-    func handlerRunsOnce() async throws {
-        let cancellation = CallCancellation()
-        let runs = Locked(0)
-        let gate = Signal()
-        let task = Task {
-            await cancellation.withCancellationHandler {
-                await gate.wait()
-            } onCancel: {
-                runs.withLock { $0 += 1 }
-            }
+    @Test("cancelAll() before a request's first suspension still cancels it, and the call ends once")
+    func cancelAllDuringSynchronousStart() async throws {
+        // The call starts on the caller's thread and is registered at its first suspension: a
+        // cancelAll() from its own prepare comes before that, and must not be missed.
+        let box = Locked<Provider<TestTarget>?>(nil)
+        var canceller = RecordingPlugin("Canceller", Recorder())
+        canceller.onPrepare = { _ in
+            box.withLock { $0 }?.cancelAll()
+            return .proceed
         }
-        try await Task.sleep(for: .milliseconds(20))
-        cancellation.cancel()
-        task.cancel()
-        gate.fire()
-        await task.value
-        #expect(runs.withLock { $0 } == 1)
-        let late = Locked(0)
-        #expect(cancellation.register { late.withLock { $0 += 1 } } == nil)
-        #expect(late.withLock { $0 } == 1)
+        let processed = ErrorLog()
+        canceller.onProcess = { result, _ in
+            processed.append(result.error)
+            return result
+        }
+        let provider = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(30))), plugins: [canceller])
+        box.withLock { $0 = provider }
+        let result = await outcome(provider)
+        #expect(result.error?.caseName == "cancelled")
+        #expect(!result.taskCancelled)
+        #expect(processed.all.map { $0?.caseName } == ["cancelled"])
+        #expect(provider.inFlightCount == 0)
+        box.withLock { $0 = nil }
     }
 
     @Test("cancelAll() right after send, transfer, responses or stream returns reaches those calls")

@@ -63,7 +63,6 @@ struct NetworkEventTests {
     func pluginObserver() async throws {
         struct Watching: Plugin, NetworkEventObserver {
             let log: EventLog
-            var hooks: PluginHooks { [.prepare] }
             func prepare(_ request: inout Request) async throws -> PrepareAction {
                 .respond(Response(statusCode: 203, request: request, source: .cache))
             }

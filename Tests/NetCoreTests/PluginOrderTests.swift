@@ -21,31 +21,57 @@ struct PluginOrderTests {
             ])
     }
 
-    @Test("only the hooks a plugin declares are called; the others keep their order")
-    func onlyDeclaredHooksAreCalled() async throws {
-        func plugins(_ recorder: Recorder) -> [RecordingPlugin] {
-            var a = RecordingPlugin("A", recorder)
-            a.hooks = [.prepare, .process]
-            var c = RecordingPlugin("C", recorder)
-            c.hooks = [.succeed, .failure]
-            var quiet = RecordingPlugin("D", recorder)
-            quiet.hooks = []
-            return [a, RecordingPlugin("B", recorder), c, quiet]
+    @Test("hooks a plugin implements are called on every request without declaring them; defaults are skipped once seen")
+    func implementedHooksAlwaysRun() async throws {
+        /// Implements only prepare and process, declares nothing.
+        struct Partial: Plugin {
+            let recorder: Recorder
+            func prepare(_ request: inout Request) async throws -> PrepareAction {
+                recorder.record("P.prepare")
+                return .proceed
+            }
+            func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+                recorder.record("P.process")
+                return result
+            }
         }
+        /// Forwards willSend to a plugin that leaves it at its default: it implements willSend
+        /// itself, so it must stay called even though a default runs inside it.
+        struct Forwarding: Plugin {
+            struct Inner: Plugin {}
+            let recorder: Recorder
+            func willSend(_ request: Request) async -> SendAction {
+                recorder.record("F.willSend")
+                return await Inner().willSend(request)
+            }
+        }
+        struct Quiet: Plugin {}
         let recorder = Recorder()
-        let succeeding = Provider<TestTarget>(transport: StubTransport.counting(TransportLog()), plugins: plugins(recorder))
-        _ = try await succeeding.request(TestTarget())
-        #expect(
-            recorder.all == [
-                "A.prepare", "B.prepare", "B.willSend", "B.succeed", "C.succeed", "A.process", "B.process",
-            ])
-        let failures = Recorder()
-        let failing = Provider<TestTarget>(transport: StubTransport(), plugins: plugins(failures))
-        _ = await failure(of: TestTarget(sampleResponse: SampleResponse(statusCode: 500)), on: failing)
-        #expect(
-            failures.all == [
-                "A.prepare", "B.prepare", "B.willSend", "B.failure", "C.failure", "A.process", "B.process",
-            ])
+        let provider = Provider<TestTarget>(
+            transport: StubTransport(),
+            plugins: [Quiet(), Partial(recorder: recorder), Forwarding(recorder: recorder), RecordingPlugin("R", recorder), Quiet()])
+        for _ in 0..<3 {
+            _ = try await provider.request(TestTarget())
+        }
+        _ = await failure(of: TestTarget(sampleResponse: SampleResponse(statusCode: 500)), on: provider)
+        let once = ["P.prepare", "R.prepare", "F.willSend", "R.willSend", "R.succeed", "P.process", "R.process"]
+        let failed = ["P.prepare", "R.prepare", "F.willSend", "R.willSend", "R.failure", "P.process", "R.process"]
+        #expect(recorder.all == once + once + once + failed)
+    }
+
+    @Test("a default hook leaves a mark naming its plugin type; an implemented one, or one that calls a default inside, does not")
+    func defaultHookProbe() async throws {
+        struct Quiet: Plugin {}
+        struct Forwarding: Plugin {
+            func willSend(_ request: Request) async -> SendAction { await Quiet().willSend(request) }
+        }
+        let request = try await sentRequest(for: TestTarget())
+        _ = await Quiet().willSend(request)
+        #expect(DefaultHookProbe.wasDefault(DefaultHookProbe.mark(Quiet.self, .willSend)))
+        _ = await Forwarding().willSend(request)
+        #expect(!DefaultHookProbe.wasDefault(DefaultHookProbe.mark(Forwarding.self, .willSend)))
+        _ = await Quiet().process(.failure(.cancelled), for: request)
+        #expect(!DefaultHookProbe.wasDefault(DefaultHookProbe.mark(Quiet.self, .willSend)), "another hook's mark")
     }
 
     @Test("a failure calls failure (not succeed) on every plugin, then process, in order")

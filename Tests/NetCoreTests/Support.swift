@@ -71,7 +71,6 @@ final class Recorder: Sendable {
 struct RecordingPlugin: Plugin {
     let name: String
     let recorder: Recorder
-    var hooks: PluginHooks = .all
     var onPrepare: @Sendable (inout Request) async throws -> PrepareAction = { _ in .proceed }
     var onWillSend: @Sendable (Request) async -> SendAction = { _ in .proceed }
     var onSucceed: @Sendable (Response, Request) async -> SucceedAction = { _, _ in .proceed }

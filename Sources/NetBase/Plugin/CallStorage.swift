@@ -16,11 +16,8 @@ import Foundation
 /// is a reference: a write is seen at once by every later hook of the call.
 public final class CallStorage: Sendable {
     private let values: Locked<[ObjectIdentifier: any Sendable]>
-    /// Ends the call from outside its task (see ``Provider/cancelAll()``).
-    package let cancellation: CallCancellation
     /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); `nil` when no one
-    /// does. A reference shared with ``detachedFromCancellation()`` copies, emptied by
-    /// ``endObservation()``: each event holds its request, and so this store, so an observer
+    /// does. Emptied by ``endObservation()``: each event holds its request, and so this store, so an observer
     /// that keeps events would otherwise keep itself alive through them.
     private let observerList: Locked<[any NetworkEventObserver]>?
 
@@ -33,27 +30,13 @@ public final class CallStorage: Sendable {
     /// Creates an empty store (the pipeline makes one per call).
     public init() {
         values = Locked([:])
-        cancellation = CallCancellation()
         observerList = nil
     }
 
-    /// Creates an empty store for a call that `cancellation` ends.
-    package init(cancellation: CallCancellation, observers: [any NetworkEventObserver] = []) {
+    /// Creates an empty store for a call that `observers` watch.
+    package init(observers: [any NetworkEventObserver]) {
         values = Locked([:])
-        self.cancellation = cancellation
         observerList = observers.isEmpty ? nil : Locked(observers)
-    }
-
-    private init(values: Locked<[ObjectIdentifier: any Sendable]>, observerList: Locked<[any NetworkEventObserver]>?) {
-        self.values = values
-        cancellation = CallCancellation()
-        self.observerList = observerList
-    }
-
-    /// The same values, without the call's cancellation: for work that outlives one caller
-    /// (a transfer ``DeduplicatingTransport`` shares among callers).
-    package func detachedFromCancellation() -> CallStorage {
-        CallStorage(values: values, observerList: observerList)
     }
 
     /// Forgets the observers once the call has reported its end: later reports go nowhere.

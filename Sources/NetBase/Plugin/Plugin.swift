@@ -3,8 +3,9 @@ import Foundation
 /// A step in every request's path. Implement only the hooks you need: each has a default that
 /// changes nothing.
 ///
-/// A ``Provider`` calls its plugins in the order given ("every plugin" below means every plugin
-/// whose ``hooks`` contain the hook; the provider reads ``hooks`` once, when it is created):
+/// A ``Provider`` calls its plugins in the order given. A hook left at its default costs nothing
+/// after a provider's first call: the provider notices it is the default (it changes nothing) and
+/// stops calling it; a hook a plugin implements is always called.
 ///
 /// 1. ``prepare(_:)`` in order, each seeing the previous ones' changes. The first plugin to
 ///    answer ``PrepareAction/respond(_:)`` ends the request without the transport: later plugins'
@@ -35,9 +36,9 @@ public protocol Plugin: Sendable {
     /// A name for logs and ``NetworkError/stopped(plugin:reason:)``. Default: the type's name.
     var name: String { get }
 
-    /// The hooks this plugin implements; the provider calls only these, in the order above. Read
-    /// once, when a provider is created. Default: ``PluginHooks/all``. Declaring the set skips the
-    /// cost of calling hooks left at their defaults; a hook missing from it is never called.
+    /// No longer read: the provider finds the hooks a plugin leaves at their defaults by itself,
+    /// and always calls the ones it implements. Declaring it changes nothing.
+    @available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
     var hooks: PluginHooks { get }
 
     /// Called before sending, in plugin order; may change the request or answer it.
@@ -76,20 +77,36 @@ public extension Plugin {
     /// The type's name by default.
     var name: String { String(describing: type(of: self)) }
     /// Every hook by default.
+    @available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
     var hooks: PluginHooks { .all }
     /// Proceeds by default.
-    func prepare(_ request: inout Request) async throws -> PrepareAction { .proceed }
+    func prepare(_ request: inout Request) async throws -> PrepareAction {
+        DefaultHookProbe.record(Self.self, .prepare)
+        return .proceed
+    }
     /// Proceeds by default.
-    func willSend(_ request: Request) async -> SendAction { .proceed }
+    func willSend(_ request: Request) async -> SendAction {
+        DefaultHookProbe.record(Self.self, .willSend)
+        return .proceed
+    }
     /// Proceeds by default.
-    func succeed(_ response: Response, for request: Request) async -> SucceedAction { .proceed }
+    func succeed(_ response: Response, for request: Request) async -> SucceedAction {
+        DefaultHookProbe.record(Self.self, .succeed)
+        return .proceed
+    }
     /// Proceeds by default.
-    func failure(_ error: NetworkError, for request: Request) async -> FailureAction { .proceed }
+    func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+        DefaultHookProbe.record(Self.self, .failure)
+        return .proceed
+    }
     /// Does nothing by default.
-    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {}
+    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+        DefaultHookProbe.record(Self.self, .didReceive)
+    }
     /// Identity by default.
     func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
-        result
+        DefaultHookProbe.record(Self.self, .process)
+        return result
     }
 }
 

@@ -1,19 +1,9 @@
-/// The hooks of a ``Plugin`` that do something: the provider calls only these.
+/// The hooks of a ``Plugin``, as a set: no longer read by the provider.
 ///
-/// A hook a plugin leaves at its default changes nothing, but calling it still costs an
-/// asynchronous call per request and attempt. Declare ``Plugin/hooks`` to skip them:
-///
-/// ```swift
-/// struct TraceHeader: Plugin {
-///     var hooks: PluginHooks { [.prepare] }
-///     func prepare(_ request: inout Request) async throws -> PrepareAction {
-///         request.headers["X-Trace"] = UUID().uuidString
-///         return .proceed
-///     }
-/// }
-/// ```
-///
-/// A hook left out of the set is never called, even when the plugin implements it.
+/// A provider finds by itself which hooks a plugin leaves at their defaults and stops calling
+/// them after its first call, so there is nothing to declare; a hook a plugin implements is
+/// always called. Remove `var hooks: PluginHooks { ... }` from your plugins.
+@available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
 public struct PluginHooks: OptionSet, Sendable, Hashable {
     /// One bit per hook.
     public let rawValue: UInt8

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// ## Error contract
 /// Throw ``NetworkError`` (other errors are wrapped as ``NetworkError/transport(reason:underlying:)``).
-/// Honour cancellation of the call by throwing ``NetworkError/cancelled`` promptly: wait inside
-/// ``Request/withCancellationHandler(operation:onCancel:isolation:)`` (it fires on `Task`
-/// cancellation and on ``Provider/cancelAll()``, which does not cancel tasks), and end every
-/// request by ``Request/timeout`` with ``NetworkError/timedOut``. Return any status code: the
+/// Honour cancellation of the call by throwing ``NetworkError/cancelled`` promptly: the transport
+/// runs in the call's task, which the caller's cancellation and ``Provider/cancelAll()`` both
+/// cancel, so wait with `withTaskCancellationHandler`, `Task.sleep` or an `AsyncStream` and check
+/// `Task.isCancelled` before starting work. End every request by ``Request/timeout`` with ``NetworkError/timedOut``. Return any status code: the
 /// provider validates it. A request whose ``Request/tls`` policy cannot be enforced must fail with
 /// ``NetworkError/tlsPolicyUnsupported(transport:host:)`` and never be sent.
 public protocol Transport: Sendable {

@@ -32,9 +32,6 @@
         /// The name in errors and logs.
         public var name: String { "TracingPlugin" }
 
-        /// The hooks this plugin implements (the provider calls no other).
-        public var hooks: PluginHooks { [.prepare] }
-
         /// Injects the current span's context into the request's headers.
         public func prepare(_ request: inout Request) async throws -> PrepareAction {
             guard let span = request.callStorage[AttemptSpanKey.self] ?? request.callStorage[CallSpanKey.self] else { return .proceed }

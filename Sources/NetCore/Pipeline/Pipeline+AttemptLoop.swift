@@ -20,18 +20,18 @@ extension Pipeline {
     /// The attempt loop of every call, requests and streams alike: build the attempt's request,
     /// run it, and while it asks for a retry that `mayRetry` allows, wait and run the next
     /// attempt with the context the last one left. The call's deadline is set by the first
-    /// attempt (see ``run(_:events:cancellation:)``). A final error after more than one attempt
+    /// attempt (see ``run(_:events:)``). A final error after more than one attempt
     /// says how many were made (`NetworkError.afterAttempts(_:)`).
     /// - Parameters:
     ///   - attempt: Runs one attempt of a built request (which it may adjust first).
     ///   - abandon: Releases what an attempt kept when it is retried.
     func runAttempts<Attempt>(
-        _ target: any TargetType, cancellation: CallCancellation,
+        _ target: any TargetType,
         attempt: (Request, inout ContinuousClock.Instant?) async -> (AttemptOutcome, Request, Attempt),
         abandon: (Attempt, Result<Response, NetworkError>, Request) async -> Void = { _, _, _ in }
     ) async -> CallEnd<Attempt> {
         let id = RequestIdentifier.next()
-        let storage = CallStorage(cancellation: cancellation, observers: callObservers)
+        let storage = CallStorage(observers: callObservers)
         var deadline: ContinuousClock.Instant?
         var context = RequestContext()
         var number = 1
@@ -56,8 +56,9 @@ extension Pipeline {
                 }
                 finalRequest.report(.retryScheduled(after: delay, reason: result))
                 await abandon(kept, result, finalRequest)
-                if delay > .zero { _ = await cancellation.sleep(for: delay) }
-                guard !finalRequest.isCancelled else { return .finished(.failure(.cancelled), finalRequest, kept) }
+                // A cancelled call's sleep ends at once (the check below then ends the call).
+                if delay > .zero { try? await Task.sleep(for: delay) }
+                guard !Task.isCancelled else { return .finished(.failure(.cancelled), finalRequest, kept) }
                 number += 1
                 context = finalRequest.context
             }

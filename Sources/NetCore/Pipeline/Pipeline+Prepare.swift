@@ -5,7 +5,7 @@ extension Pipeline {
     /// The first attempt's request for `target` after every plugin's `prepare`, checked as it
     /// would be before sending; nothing is sent and no other hook runs.
     func prepared(_ target: any TargetType) async throws(NetworkError) -> Request {
-        let storage = CallStorage(cancellation: CallCancellation())
+        let storage = CallStorage()
         var request: Request
         switch await buildAttempt(target, id: RequestIdentifier.next(), attempt: 1, context: RequestContext(), storage: storage, observes: false) {
         case .success(let built): request = built

@@ -5,14 +5,14 @@ extension Pipeline {
     /// Runs a streamed call: the usual hooks up to `succeed`/`failure` on the response head
     /// (retries happen before any body byte reaches the reader), then the head goes to the
     /// reader; `didReceive` and `process` run when the body ends.
-    func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead, cancellation: CallCancellation) async {
+    func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead) async {
         let started = ContinuousClock.now
         /// What a streamed attempt keeps: its sink, and whether the body went into it.
         struct Streamed {
             let sink: ResponseBodySink
             let bodyInSink: Bool
         }
-        let end = await runAttempts(target, cancellation: cancellation) { built, deadline in
+        let end = await runAttempts(target) { built, deadline in
             var request = built
             if let idle = options.idleTimeout { request.timeout = idle }
             if let lastEventID = options.lastEventID { request.headers["Last-Event-ID"] = lastEventID }
@@ -62,7 +62,7 @@ extension Pipeline {
             return await plugins.process(result, for: request)
         }
         head.deliver(.success((response, sink)))
-        let end = await request.withCancellationHandler {
+        let end = await withTaskCancellationHandler {
             await sink.ended()
         } onCancel: {
             sink.cancel()

@@ -9,9 +9,9 @@ extension Pipeline {
     /// `observing` is asked for an observer of the open connection (its messages and close).
     func runWebSocket(
         _ target: any TargetType, configuration socketConfiguration: WebSocketConfiguration,
-        observing: [any WebSocketObservingPlugin] = [], cancellation: CallCancellation
+        observing: [any WebSocketObservingPlugin] = []
     ) async -> Result<WebSocket, NetworkError> {
-        let end = await runAttempts(target, cancellation: cancellation) { built, deadline in
+        let end = await runAttempts(target) { built, deadline in
             var request = built
             let handshake = WebSocketHandshake(subprotocols: socketConfiguration.subprotocols)
             request.headers = handshake.requestHeaders(over: request.headers)
@@ -66,7 +66,7 @@ extension Pipeline {
             }
             response = try await CookieJar.exchange(request, exchange)
         } catch {
-            return .failure(request.isCancelled ? .cancelled : NetworkError(error))
+            return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
         if response.statusCode == 101 { return .success(response) }
         if let failure = configuration.validation(for: request.target).check(response) { return .failure(failure) }

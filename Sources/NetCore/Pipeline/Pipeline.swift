@@ -29,9 +29,9 @@ struct Pipeline: Sendable {
     /// attempt is ready to send) covers every attempt and every retry wait: each attempt gets
     /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
     /// wait would pass the deadline is not started, so the caller gets the last real result.
-    func run(_ target: any TargetType, events: PipelineEvents, cancellation: CallCancellation) async -> Result<Response, NetworkError> {
+    func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
         let started = ContinuousClock.now
-        let end = await runAttempts(target, cancellation: cancellation) { request, deadline in
+        let end = await runAttempts(target) { request, deadline in
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events) { request in
                 await send(request, progress: events.onProgress)
             }
@@ -102,7 +102,7 @@ struct Pipeline: Sendable {
             }
         case .failure(let error):
             let decision = await plugins.failure(error, for: request)
-            if error.isCancellation || request.isCancelled { return (.finished(.failure(.cancelled)), request) }
+            if error.isCancellation || Task.isCancelled { return (.finished(.failure(.cancelled)), request) }
             switch decision {
             case .proceed: return (.finished(result.outcome), request)
             case .retry(let delay): return (.retry(after: delay, result.outcome), request)
@@ -131,7 +131,7 @@ struct Pipeline: Sendable {
             deadline = .now + request.timeout
         }
         if let attemptTimeout = configuration.attemptTimeout { request.timeout = min(request.timeout, attemptTimeout) }
-        if request.isCancelled { return (.failure(.cancelled), false) }
+        if Task.isCancelled { return (.failure(.cancelled), false) }
         if let invalid = RequestValidation.check(request) { return (.failure(invalid), false) }
         if let stop = await plugins.willSend(request) { return (.failure(stop), false) }
         let result = await transport(request)
@@ -159,7 +159,7 @@ struct Pipeline: Sendable {
             response = try await CapabilityCheck.withCookieJar(request, by: transport, exchange)
             response.metrics?.attempt = request.attempt
         } catch {
-            return .failure(request.isCancelled ? .cancelled : NetworkError(error))
+            return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
         if let failure = configuration.validation(for: request.target).check(response) { return .failure(failure) }
         return .success(response)

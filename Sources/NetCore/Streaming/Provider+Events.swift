@@ -11,13 +11,14 @@ extension Provider {
     /// With `reconnect` (off by default), a feed that ends or breaks (a lost connection, a
     /// timeout, a malformed chunk) is opened again after the server's last `retry:` (3 s until it
     /// sends one), with `Last-Event-ID` set to the last id seen, so the server can resume. An
-    /// HTTP error (a non-2xx head), a request that could not be built, and cancellation end the
-    /// sequence; so does reaching `maxReconnects`.
+    /// HTTP error (a non-2xx head), a request that could not be built, and cancellation (of the
+    /// iterating task, or ``cancelAll()``) end the sequence; so does reaching `maxReconnects`.
     public func events(
         _ target: Target, options: StreamOptions = StreamOptions(), reconnect: Bool = false, maxReconnects: Int = .max
     ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         let (events, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
-        let task = Task { [self] in
+        // One call for the whole sequence (`cancelAll()` ends it, reconnect waits included).
+        let task = calls.start { [self] in
             var options = options
             var delay = Duration.seconds(3)
             var reconnects = 0

@@ -59,10 +59,11 @@ package final class StreamController: Sendable {
     let channel = StreamHead()
     private let task = Locked<Task<Void, Never>?>(nil)
 
-    /// Starts `produce`, which must call ``StreamHead/deliver(_:)`` once.
-    func start(_ produce: @escaping @Sendable (StreamHead) async -> Void) {
+    /// Starts `produce` as a call of `calls` (so `cancelAll()` cancels it); it must call
+    /// ``StreamHead/deliver(_:)`` once.
+    func start(in calls: CallTasks, _ produce: @escaping @Sendable (StreamHead) async -> Void) {
         let channel = self.channel
-        task.withLock { $0 = Task { await produce(channel) } }
+        task.withLock { $0 = calls.start { await produce(channel) } }
     }
 
     package func head() async throws(NetworkError) -> (response: Response, sink: ResponseBodySink) {

@@ -47,14 +47,13 @@ public final class DeduplicatingTransport: Transport {
             flights[key] = flight
             return (flight, flight.join()!)
         }
-        // The shared transfer belongs to no single caller: one caller's cancellation must not end it.
-        var shared = request
-        shared.callStorage = request.callStorage.detachedFromCancellation()
-        flight.startIfNeeded { [base, flights, shared] in
+        // The shared transfer runs in a task of its own (see `Flight.startIfNeeded`): one caller's
+        // cancellation ends only that caller's wait.
+        flight.startIfNeeded { [base, flights, request] in
             defer { flights.withLock { if $0[key] === flight { $0[key] = nil } } }
-            return try await base.send(shared, progress: progress)
+            return try await base.send(request, progress: progress)
         }
-        var response = try await flight.wait(as: waiter, for: request)
+        var response = try await flight.wait(as: waiter)
         response.request = request
         return response
     }
@@ -148,9 +147,9 @@ final class Flight: Sendable {
         }
     }
 
-    /// Waits for the shared result; a caller whose call is cancelled stops waiting at once.
-    func wait(as waiter: Waiter, for request: Request) async throws -> Response {
-        try await request.withCancellationHandler {
+    /// Waits for the shared result; a caller whose task is cancelled stops waiting at once.
+    func wait(as waiter: Waiter) async throws -> Response {
+        try await withTaskCancellationHandler {
             await outcome.value(waiter)
         } onCancel: {
             self.leave(waiter)

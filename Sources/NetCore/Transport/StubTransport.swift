@@ -20,10 +20,9 @@ public struct StubTransport: Transport {
         /// Answer with the sample response after a delay (cancellable; a delay longer than the
         /// request's timeout ends in ``NetworkError/timedOut``).
         case delayed(Duration)
-        /// Answer with whatever the closure returns or throws. The closure runs in the caller's
-        /// task: a closure that waits ends on ``Provider/cancelAll()`` only when it waits inside
-        /// ``Request/withCancellationHandler(operation:onCancel:isolation:)`` or checks
-        /// ``Request/isCancelled``.
+        /// Answer with whatever the closure returns or throws. The closure runs in the call's
+        /// task: ``Provider/cancelAll()`` and the caller's cancellation cancel it like any task
+        /// (`Task.sleep`, `withTaskCancellationHandler` and `AsyncStream` waits end).
         case custom(@Sendable (Request) async throws -> Response)
     }
 
@@ -51,9 +50,7 @@ public struct StubTransport: Transport {
             try checkCancellation(request)
             response = try sampleResponse(for: request)
         case .delayed(let delay):
-            guard await request.callStorage.cancellation.sleep(for: min(delay, request.timeout)) else {
-                throw NetworkError.cancelled
-            }
+            do { try await Task.sleep(for: min(delay, request.timeout)) } catch { throw NetworkError.cancelled }
             if delay > request.timeout { throw NetworkError.timedOut }
             response = try sampleResponse(for: request)
         case .custom(let answer):
@@ -61,7 +58,7 @@ public struct StubTransport: Transport {
             do {
                 response = try await answer(request)
             } catch {
-                throw request.isCancelled ? NetworkError.cancelled : NetworkError(error)
+                throw Task.isCancelled ? NetworkError.cancelled : NetworkError(error)
             }
         }
         let bytes = Int64(response.data.count)
@@ -80,7 +77,7 @@ public struct StubTransport: Transport {
     }
 
     private func checkCancellation(_ request: Request) throws(NetworkError) {
-        if request.isCancelled { throw .cancelled }
+        if Task.isCancelled { throw .cancelled }
     }
 
     private func sampleResponse(for request: Request) throws(NetworkError) -> Response {

@@ -188,9 +188,6 @@ public struct CachePlugin: Plugin {
 
     // MARK: Hooks
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.prepare, .succeed, .failure, .process] }
-
     /// The cache's decision in `prepare` (see CachePlugin+Events.swift, which reports it).
     func decide(_ request: inout Request) async throws -> PrepareAction {
         // Every path that sends sets or clears the state (the context survives retries); a

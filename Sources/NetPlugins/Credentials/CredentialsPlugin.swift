@@ -65,9 +65,6 @@ public struct CredentialsPlugin: Plugin {
         credentials = { _ in credential }
     }
 
-    /// The hooks this plugin implements (the provider calls no other).
-    public var hooks: PluginHooks { [.prepare, .succeed, .failure] }
-
     /// Adds the answer to a challenge this origin already made.
     public func prepare(_ request: inout Request) async throws -> PrepareAction {
         guard request.headers["Authorization"] == nil, let credential = credential(for: request) else { return .proceed }

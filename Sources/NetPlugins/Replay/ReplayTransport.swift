@@ -110,7 +110,7 @@ public struct ReplayTransport: Transport {
 
     /// Answers from the recording, or (in record mode) from the real transport.
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
-        if request.isCancelled { throw NetworkError.cancelled }
+        if Task.isCancelled { throw NetworkError.cancelled }
         let isRecording = recorder != nil
         if let exchange = ledger.take(for: request, matcher: matcher, repeatingLast: !isRecording) {
             return try ReplayResponse.make(from: exchange, for: request, source: source, progress: progress)
