@@ -42,6 +42,9 @@ final class DeadlineWatcher: Sendable {
     /// How many exchanges are watched now.
     var watchedCount: Int { state.withLock { $0.exchanges.count } }
 
+    /// Whether `exchange` is watched now.
+    func isWatched(_ exchange: Exchange) -> Bool { state.withLock { $0.exchanges[ObjectIdentifier(exchange)] != nil } }
+
     private func makeTimer() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(5))

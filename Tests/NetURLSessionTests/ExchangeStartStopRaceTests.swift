@@ -32,13 +32,14 @@ struct ExchangeStartStopRaceTests {
     func startStopRace() async throws {
         let control = DispatchQueue(label: "netkit.test.exchange-control")
         let request = Request(url: URL(string: "https://api.example.com/x")!, timeout: .seconds(60), target: ProbeTarget())
-        var answers: [String: Int] = [:]
+        var answers: [String: Int] = [:], watchedWhileWaiting = 0, watchedAfter = 0
         for _ in 0..<5_000 {
             let exchange = Exchange(request: request, progress: nil, control: control)
             let task = InertTask()
             do {
                 _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                     exchange.wait(continuation)
+                    if DeadlineWatcher.shared.isWatched(exchange) { watchedWhileWaiting += 1 }
                     DispatchQueue.concurrentPerform(iterations: 2) { index in
                         if index == 0 { exchange.start(task) } else { exchange.stop(because: .cancelled) }
                     }
@@ -47,9 +48,12 @@ struct ExchangeStartStopRaceTests {
             } catch {
                 answers[(error as? NetworkError).map { "\($0.code)" } ?? "\(error)", default: 0] += 1
             }
+            // This exchange, not the process-wide count: other suites' exchanges run alongside.
+            if DeadlineWatcher.shared.isWatched(exchange) { watchedAfter += 1 }
         }
         #expect(answers == ["cancelled": 5_000])
-        #expect(DeadlineWatcher.shared.watchedCount == 0)
+        #expect(watchedWhileWaiting == 5_000, "a waiting caller's exchange is watched")
+        #expect(watchedAfter == 0, "an answered caller's exchange is no longer watched")
     }
 
     @Test("A caller that starts waiting after a stop is failed at once and the exchange is not left watched")
@@ -64,6 +68,6 @@ struct ExchangeStartStopRaceTests {
             }
         } throws: { ($0 as? NetworkError)?.code == .timedOut }
         exchange.start(InertTask())
-        #expect(DeadlineWatcher.shared.watchedCount == 0)
+        #expect(!DeadlineWatcher.shared.isWatched(exchange))
     }
 }

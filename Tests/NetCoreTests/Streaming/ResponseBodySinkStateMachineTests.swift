@@ -198,47 +198,4 @@ struct ResponseBodySinkStateMachineTests {
         _ = machine.cancel()
         #expect(step(machine.finish(.cancelled)).description == "ended(reader: no, endWaiters: 1)")
     }
-
-    // MARK: the proof
-
-    enum Event: CaseIterable { case yield, finish, fail, read, cancel, awaitEnd, whenDrained, onCancel }
-
-    @Test("In every sequence of up to five events each reader and end waiter is handed out at most once, and all are after finish and cancel")
-    func everyContinuationIsResumedExactlyOnce() {
-        var sequences: [[Event]] = [[]]
-        var checked = 0
-        for _ in 1...5 {
-            sequences = sequences.flatMap { sequence in Event.allCases.map { sequence + [$0] } }
-            for sequence in sequences {
-                checked += 1
-                var machine = Machine(capacity: 4)
-                var readersIn: Set<Int> = [], waitersIn: Set<Int> = [], readersOut: [Int] = [], waitersOut: [Int] = []
-                for (index, event) in (sequence + [.cancel, .finish]).enumerated() {
-                    let action: Machine.Action
-                    switch event {
-                    case .yield: action = machine.yield(chunk(3))
-                    case .finish: action = machine.finish(nil)
-                    case .fail: action = machine.finish(.timedOut)
-                    case .read: readersIn.insert(index); action = machine.read(index)
-                    case .cancel: action = machine.cancel()
-                    case .awaitEnd: waitersIn.insert(index); action = machine.awaitEnd(index)
-                    case .whenDrained: action = machine.whenDrained {}
-                    case .onCancel: action = machine.onCancel {}
-                    }
-                    switch action {
-                    case .resumeReader(let reader, _, _): readersOut.append(reader)
-                    case .ended(let reader, _, let waiters, _):
-                        readersOut += reader.map { [$0] } ?? []
-                        waitersOut += waiters
-                    case .cancelled(let reader, _, _): readersOut += reader.map { [$0] } ?? []
-                    case .resumeEndWaiter(let waiter, _): waitersOut.append(waiter)
-                    case .none, .run: break
-                    }
-                }
-                #expect(readersOut.count == readersIn.count && Set(readersOut) == readersIn, "\(sequence)")
-                #expect(waitersOut.count == waitersIn.count && Set(waitersOut) == waitersIn, "\(sequence)")
-            }
-        }
-        #expect(checked == 37_448)
-    }
 }
