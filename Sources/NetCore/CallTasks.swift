@@ -43,7 +43,7 @@ final class CallTasks: Sendable {
             state.slots[state.next] = .starting(cancelled: false)
             return state.next
         }
-        let task = Task.immediate(operation: body)
+        let task = Self.startImmediately(body)
         let cancelledMeanwhile = state.withLock { state -> Bool in
             if case .starting(cancelled: true)? = state.slots[token] {
                 state.slots[token] = nil
@@ -60,6 +60,18 @@ final class CallTasks: Sendable {
         }
         remove(token)
         return result
+    }
+
+    /// `Task.immediate` where the standard library has it (Swift 6.2: Linux, and Apple systems
+    /// from their 26 releases), else a plain `Task`; the reserved slot keeps `cancelAll()` right
+    /// either way.
+    private static func startImmediately<T: Sendable>(_ body: sending @escaping () async -> T) -> Task<T, Never> {
+        #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate(operation: body)
+        }
+        #endif
+        return Task(operation: body)
     }
 
     /// Starts `body` as a call in an unstructured `Task`, registered before this returns and

@@ -10,7 +10,7 @@
         package func openWebSocket(
             _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration
         ) async throws -> WebSocketOpening {
-            if request.isCancelled { throw NetworkError.cancelled }
+            if Task.isCancelled { throw NetworkError.cancelled }
             let task = session.webSocketTask(with: WebSocketTaskOpening.urlRequest(for: request))
             return try await WebSocketTaskOpening.open(task, request: request, handshake: handshake, configuration: configuration)
         }

@@ -41,7 +41,7 @@ enum WebSocketTaskOpening {
         } onCancel: {
             task.cancel(with: .goingAway, reason: nil)
         }
-        if request.isCancelled || Task.isCancelled {
+        if Task.isCancelled {
             task.cancel(with: .goingAway, reason: nil)
             throw NetworkError.cancelled
         }

@@ -25,7 +25,7 @@ extension ReplayTransport: WebSocketTransport {
     package func openWebSocket(
         _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration
     ) async throws -> WebSocketOpening {
-        if request.isCancelled { throw NetworkError.cancelled }
+        if Task.isCancelled { throw NetworkError.cancelled }
         guard let exchange = ledger.take(for: request, matcher: matcher, repeatingLast: recorder == nil) else {
             let miss = ReplayMiss.error(for: request, in: source, among: ledger.exchanges)
             guard recorder != nil, case .transport(let reason, _) = miss else { throw miss }

@@ -19,7 +19,6 @@ struct WebSocketObserverTests {
     struct Watching: WebSocketObservingPlugin {
         let log: Log
         let opened = Locked<[String]>([])
-        var hooks: PluginHooks { [] }
         func webSocketOpened(_ request: Request, response: Response, subprotocol: String?) -> (any WebSocketObserver)? {
             opened.withLock { $0.append("\(response.statusCode) \(request.url.absoluteString)") }
             return log
