@@ -40,19 +40,19 @@
         var isActive: Bool { logger != nil || perCall }
 
         func observe(_ event: NetworkEvent) {
-            let callLogger = CallLogger.current
+            // The level first: a line below the logger's level costs no task-local lookup, no
+            // string and no metadata.
+            let level = Self.level(of: event.kind, levels: levels)
             let target: Logger
             if perCall {
-                guard let callLogger else { return }
+                guard let callLogger = CallLogger.current, callLogger.logLevel <= level else { return }
                 target = callLogger
             } else {
+                guard let logger, logger.logLevel <= level else { return }
                 // A call with its own logger logs there only.
-                guard callLogger == nil, let logger else { return }
+                guard CallLogger.current == nil else { return }
                 target = logger
             }
-            // The level first: a line below the logger's level costs no string and no metadata.
-            let level = Self.level(of: event.kind, levels: levels)
-            guard target.logLevel <= level else { return }
             let (_, message) = Self.line(for: event.kind, levels: levels)
             target.log(level: level, "\(message)", metadata: Self.metadata(event))
         }

@@ -37,7 +37,9 @@
 
         /// Injects the current span's context into the request's headers.
         public func prepare(_ request: inout Request) async throws -> PrepareAction {
-            guard let span = request.callStorage[AttemptSpanKey.self] ?? request.callStorage[CallSpanKey.self] else { return .proceed }
+            // Only an attempt after the first has a span of its own.
+            let attemptSpan = request.attempt > 1 ? request.callStorage[AttemptSpanKey.self] : nil
+            guard let span = attemptSpan ?? request.callStorage[CallSpanKey.self] else { return .proceed }
             currentTracer.inject(span.context, into: &request.headers, using: HeadersInjector())
             return .proceed
         }
@@ -48,7 +50,11 @@
             let storage = request.callStorage
             switch event.kind {
             case .callStarted:
-                let span = currentTracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
+                // A no-op tracer's span records nothing and injects nothing: skip it, and the
+                // call's storage, altogether (the tracer is read once per call).
+                let tracer = currentTracer
+                if tracer is NoOpTracer { return }
+                let span = tracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
                 Self.describe(request, on: span)
                 storage[CallSpanKey.self] = span
             case .attemptStarted where request.attempt > 1:
@@ -58,12 +64,14 @@
                 span.attributes["http.request.resend_count"] = request.attempt - 1
                 storage[AttemptSpanKey.self] = span
             case .response(let response):
-                guard let span = storage[AttemptSpanKey.self] else { return }
+                // Only an attempt after the first has a span of its own.
+                guard request.attempt > 1, let span = storage[AttemptSpanKey.self] else { return }
                 Self.record(.success(response), on: span)
                 span.end()
                 storage[AttemptSpanKey.self] = nil
             case .failure(let error):
-                guard let span = storage[AttemptSpanKey.self] else { return }
+                // Only an attempt after the first has a span of its own.
+                guard request.attempt > 1, let span = storage[AttemptSpanKey.self] else { return }
                 Self.record(.failure(error), on: span)
                 span.end()
                 storage[AttemptSpanKey.self] = nil
