@@ -15,7 +15,7 @@ func option(_ name: String) -> String? {
 // Single-purpose modes (a memory child process, profiling loops): run one thing and exit.
 let modes: [(String, (String) async throws -> Void)] = [
     ("child", memoryChild), ("profile-loop", profileLoop), ("profile-cache", profileCacheHits),
-    ("profile-handoff", profileHandoff),
+    ("profile-handoff", profileHandoff), ("profile-observers", profileObservers),
 ]
 for (name, run) in modes {
     guard let value = option(name) else { continue }

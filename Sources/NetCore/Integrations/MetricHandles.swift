@@ -25,6 +25,8 @@
         private let factory: any MetricsFactory
         private let names: [Metric: String]
         private let counters = Locked<[Key: Counter]>([:])
+        /// The requests counter and the duration timer of one label set, found together at a call's end.
+        private let ends = Locked<[Key: (requests: Counter, duration: CoreMetrics.Timer)]>([:])
         private let timers = Locked<[Key: CoreMetrics.Timer]>([:])
 
         /// Makes handles on `factory`, labelled `<prefix>_requests_total` and so on.
@@ -49,6 +51,23 @@
             // Two calls may make the same handle at once: the first stored wins, so every later
             // call records into one handle.
             return counters.withLock { table in
+                if let known = table[key] { return known }
+                table[key] = made
+                return made
+            }
+        }
+
+        /// The requests counter and the duration timer for a call that ended with `status`, found
+        /// with one lookup.
+        func callEnd(target: String, method: String, status: String) -> (requests: Counter, duration: CoreMetrics.Timer) {
+            let key = Key(metric: .requests, target: target, second: method, third: status)
+            if let known = ends.withLock({ $0[key] }) { return known }
+            let dimensions = [("target", target), ("method", method), ("status", status)]
+            let made = (
+                requests: Counter(label: names[.requests]!, dimensions: dimensions, factory: factory),
+                duration: CoreMetrics.Timer(label: names[.duration]!, dimensions: dimensions, factory: factory)
+            )
+            return ends.withLock { table in
                 if let known = table[key] { return known }
                 table[key] = made
                 return made

@@ -27,9 +27,12 @@
 
         /// The label of `target` if the table knows it (no reflection).
         static func known(_ target: any TargetType) -> String? {
+            // The table first: it never holds an `AnyTarget` or a `MetricsLabeledTarget` (see
+            // `learn`), and a hit spares the two casts below (each searches the conformances).
+            if let label = lookUp(target) { return label }
             if let erased = target as? AnyTarget { return known(erased.base) }
             if let labeled = target as? any MetricsLabeledTarget { return labeled.metricsLabel }
-            return lookUp(target)
+            return nil
         }
 
         /// Reflects the label of `target` and adds it to the table when its type allows (see

@@ -50,12 +50,12 @@
                     .recordNanoseconds(Self.nanoseconds(firstByte))
             case .callEnded(let result, let duration):
                 let target = Self.label(of: request)
-                let method = ("method", request.method.rawValue)
-                let status = ("status", Self.statusClass(result))
-                handles.counter(.requests, target: target, method, status).increment()
-                handles.timer(.duration, target: target, method, status).recordNanoseconds(Self.nanoseconds(duration))
+                let method = request.method.rawValue
+                let end = handles.callEnd(target: target, method: method, status: Self.statusClass(result))
+                end.requests.increment()
+                end.duration.recordNanoseconds(Self.nanoseconds(duration))
                 if case .failure(let error) = result {
-                    handles.counter(.failures, target: target, method, ("code", error.code.rawValue)).increment()
+                    handles.counter(.failures, target: target, ("method", method), ("code", error.code.rawValue)).increment()
                 }
                 inFlight.decrement()
             case .attemptStarted, .redirectFollowed, .failure:
