@@ -36,21 +36,21 @@
 
         /// Records `event` (called by the provider).
         public func observe(_ event: NetworkEvent) {
-            let request = event.request
+            // `event.request` is read in place: a copy would copy the request through the runtime.
             switch event.kind {
             case .callStarted:
                 inFlight.increment()
             case .retryScheduled:
-                handles.counter(.retries, target: Self.label(of: request), ("method", request.method.rawValue)).increment()
+                handles.counter(.retries, target: Self.label(of: event.request), ("method", event.request.method.rawValue)).increment()
             case .cacheHit, .cacheMiss, .cacheRevalidated:
-                handles.counter(.cache, target: Self.label(of: request), ("result", Self.cacheResult(event.kind))).increment()
+                handles.counter(.cache, target: Self.label(of: event.request), ("result", Self.cacheResult(event.kind))).increment()
             case .response(let response):
                 guard let firstByte = response.metrics?.timeToFirstByte else { return }
-                handles.timer(.firstByte, target: Self.label(of: request), ("method", request.method.rawValue))
+                handles.timer(.firstByte, target: Self.label(of: event.request), ("method", event.request.method.rawValue))
                     .recordNanoseconds(Self.nanoseconds(firstByte))
             case .callEnded(let result, let duration):
-                let target = Self.label(of: request)
-                let method = request.method.rawValue
+                let target = Self.label(of: event.request)
+                let method = event.request.method.rawValue
                 let end = handles.callEnd(target: target, method: method, status: Self.statusClass(result))
                 end.requests.increment()
                 end.duration.recordNanoseconds(Self.nanoseconds(duration))
