@@ -15,7 +15,8 @@ func option(_ name: String) -> String? {
 // Single-purpose modes (a memory child process, profiling loops): run one thing and exit.
 let modes: [(String, (String) async throws -> Void)] = [
     ("child", memoryChild), ("profile-loop", profileLoop), ("profile-cache", profileCacheHits),
-    ("profile-handoff", profileHandoff), ("profile-pipeline", profilePipeline), ("soak-websocket", webSocketSoak),
+    ("profile-handoff", profileHandoff), ("profile-pipeline", profilePipeline), ("profile-observers", profileObservers),
+    ("soak-websocket", webSocketSoak),
 ]
 for (name, run) in modes {
     guard let value = option(name) else { continue }

@@ -40,17 +40,27 @@
         var isActive: Bool { logger != nil || perCall }
 
         func observe(_ event: NetworkEvent) {
-            let callLogger = CallLogger.current
+            // The level first: a line below the logger's level costs no task-local lookup, no
+            // string and no metadata.
+            // The kind's tag first: reading its payload copies the event's response (a value
+            // without a fixed layout, copied through the runtime), needed only when the line
+            // could be logged at all.
+            let ceiling: Logger.Level
+            switch event.kind {
+            case .callEnded: ceiling = max(levels.success, levels.failure)
+            case .retryScheduled: ceiling = levels.retry
+            default: ceiling = levels.detail
+            }
             let target: Logger
             if perCall {
-                guard let callLogger else { return }
+                guard let callLogger = CallLogger.current, callLogger.logLevel <= ceiling else { return }
                 target = callLogger
             } else {
+                guard let logger, logger.logLevel <= ceiling else { return }
                 // A call with its own logger logs there only.
-                guard callLogger == nil, let logger else { return }
+                guard CallLogger.current == nil else { return }
                 target = logger
             }
-            // The level first: a line below the logger's level costs no string and no metadata.
             let level = Self.level(of: event.kind, levels: levels)
             guard target.logLevel <= level else { return }
             let (_, message) = Self.line(for: event.kind, levels: levels)

@@ -23,55 +23,39 @@
     public struct NetworkMetrics: NetworkEventObserver {
         /// Prefixes every metric's label (`<prefix>_requests_total`). Default `"netkit"`.
         public let prefix: String
-        private let factory: any MetricsFactory
-        private let names: Names
+        private let handles: MetricHandles
         private let inFlight: Meter
 
-        /// The metrics' labels, made once.
-        private struct Names: Sendable {
-            let requests, failures, retries, cache, duration, firstByte: String
-            init(_ prefix: String) {
-                requests = "\(prefix)_requests_total"
-                failures = "\(prefix)_failures_total"
-                retries = "\(prefix)_retries_total"
-                cache = "\(prefix)_cache_total"
-                duration = "\(prefix)_request_duration_seconds"
-                firstByte = "\(prefix)_time_to_first_byte_seconds"
-            }
-        }
-
         /// Creates metrics that go to `factory` (default: the bootstrapped `MetricsSystem.factory`).
+        /// Each counter and timer is made once per label set, on first use, and kept.
         public init(prefix: String = "netkit", factory: any MetricsFactory = MetricsSystem.factory) {
             self.prefix = prefix
-            self.factory = factory
-            names = Names(prefix)
+            handles = MetricHandles(prefix: prefix, factory: factory)
             inFlight = Meter(label: "\(prefix)_requests_in_flight", dimensions: [], factory: factory)
         }
 
         /// Records `event` (called by the provider).
         public func observe(_ event: NetworkEvent) {
-            let request = event.request
-            let method = request.method.rawValue
+            // `event.request` is read in place: a copy would copy the request through the runtime.
             switch event.kind {
             case .callStarted:
                 inFlight.increment()
             case .retryScheduled:
-                Counter(label: names.retries, dimensions: [("target", Self.label(of: request)), ("method", method)], factory: factory).increment()
+                handles.counter(.retries, target: Self.label(of: event.request), ("method", event.request.method.rawValue)).increment()
             case .cacheHit, .cacheMiss, .cacheRevalidated:
-                Counter(label: names.cache, dimensions: [("target", Self.label(of: request)), ("result", Self.cacheResult(event.kind))], factory: factory)
-                    .increment()
+                handles.counter(.cache, target: Self.label(of: event.request), ("result", Self.cacheResult(event.kind))).increment()
             case .response(let response):
                 guard let firstByte = response.metrics?.timeToFirstByte else { return }
-                CoreMetrics.Timer(label: names.firstByte, dimensions: [("target", Self.label(of: request)), ("method", method)], factory: factory)
+                handles.timer(.firstByte, target: Self.label(of: event.request), ("method", event.request.method.rawValue))
                     .recordNanoseconds(Self.nanoseconds(firstByte))
             case .callEnded(let result, let duration):
-                let target = Self.label(of: request)
-                let dimensions = [("target", target), ("method", method), ("status", Self.statusClass(result))]
-                Counter(label: names.requests, dimensions: dimensions, factory: factory).increment()
-                CoreMetrics.Timer(label: names.duration, dimensions: dimensions, factory: factory).recordNanoseconds(Self.nanoseconds(duration))
+                let target = Self.label(of: event.request)
+                let method = event.request.method.rawValue
+                let end = handles.callEnd(target: target, method: method, status: Self.statusClass(result))
+                end.requests.increment()
+                end.duration.recordNanoseconds(Self.nanoseconds(duration))
                 if case .failure(let error) = result {
-                    Counter(label: names.failures, dimensions: [("target", target), ("method", method), ("code", error.code.rawValue)], factory: factory)
-                        .increment()
+                    handles.counter(.failures, target: target, ("method", method), ("code", error.code.rawValue)).increment()
                 }
                 inFlight.decrement()
             case .attemptStarted, .redirectFollowed, .failure:
@@ -79,12 +63,13 @@
             }
         }
 
-        /// The call's `target` label, worked out once per call (reflection is not free) and kept
-        /// in its storage.
+        /// The call's `target` label: from a table kept per target type (and small enum case), or
+        /// reflected once per call and kept in its storage (see ``MetricsTargetLabel``).
         private static func label(of request: Request) -> String {
-            if let known = request.callStorage[TargetLabelKey.self] { return known }
-            let label = targetLabel(request.target)
-            request.callStorage[TargetLabelKey.self] = label
+            if let label = MetricsTargetLabel.known(request.target) { return label }
+            if let label = request.callStorage[TargetLabelKey.self] { return label }
+            let (label, stored) = MetricsTargetLabel.learn(request.target)
+            if !stored { request.callStorage[TargetLabelKey.self] = label }
             return label
         }
 
@@ -108,8 +93,10 @@
             case .failure(let error): status = error.response?.statusCode
             }
             guard let status, (100...599).contains(status) else { return "error" }
-            return "\(status / 100)xx"
+            return statusClasses[status / 100 - 1]
         }
+
+        private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
 
         private static func cacheResult(_ kind: NetworkEvent.Kind) -> String {
             switch kind {

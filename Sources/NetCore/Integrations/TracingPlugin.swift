@@ -21,12 +21,15 @@
     /// every call exactly once.
     public struct TracingPlugin: Plugin, NetworkEventObserver {
         private let tracer: (any Tracer)?
+        /// Whether `tracer` is a `NoOpTracer` (worked out once).
+        private let isNoOp: Bool
 
         /// Creates the plugin.
         /// - Parameter tracer: Starts the spans and injects their context. Default `nil`: the
         ///   bootstrapped `InstrumentationSystem.tracer`, read for each call.
         public init(tracer: (any Tracer)? = nil) {
             self.tracer = tracer
+            isNoOp = tracer is NoOpTracer
         }
 
         /// The name in errors and logs.
@@ -34,43 +37,51 @@
 
         /// Injects the current span's context into the request's headers.
         public func prepare(_ request: inout Request) async throws -> PrepareAction {
-            guard let span = request.callStorage[AttemptSpanKey.self] ?? request.callStorage[CallSpanKey.self] else { return .proceed }
+            if isNoOp { return .proceed }
+            // Only an attempt after the first has a span of its own.
+            let attemptSpan = request.attempt > 1 ? request.callStorage[AttemptSpanKey.self] : nil
+            guard let span = attemptSpan ?? request.callStorage[CallSpanKey.self] else { return .proceed }
             currentTracer.inject(span.context, into: &request.headers, using: HeadersInjector())
             return .proceed
         }
 
         /// Starts and ends the spans (called by the provider).
         public func observe(_ event: NetworkEvent) {
-            let request = event.request
-            let storage = request.callStorage
+            // A no-op tracer given here records nothing and injects nothing: skip it all.
+            if isNoOp { return }
+            // `event.request` and the kind's payloads are read in place, and only once needed:
+            // copying either copies a request or response (values without a fixed layout,
+            // copied through the runtime).
+            let storage = event.request.callStorage
+            let attempt = event.request.attempt
             switch event.kind {
             case .callStarted:
-                let span = currentTracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
-                Self.describe(request, on: span)
+                // The bootstrapped tracer is read once per call; a no-op one gets no span.
+                let tracer = currentTracer
+                if tracer is NoOpTracer { return }
+                let span = tracer.startSpan(event.request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
+                Self.describe(event.request, on: span)
                 storage[CallSpanKey.self] = span
-            case .attemptStarted where request.attempt > 1:
-                guard let call = storage[CallSpanKey.self] else { return }
-                let span = currentTracer.startSpan(request.method.rawValue, context: call.context, ofKind: .client)
-                Self.describe(request, on: span)
-                span.attributes["http.request.resend_count"] = request.attempt - 1
+            case .attemptStarted:
+                guard attempt > 1, let call = storage[CallSpanKey.self] else { return }
+                let span = currentTracer.startSpan(event.request.method.rawValue, context: call.context, ofKind: .client)
+                Self.describe(event.request, on: span)
+                span.attributes["http.request.resend_count"] = attempt - 1
                 storage[AttemptSpanKey.self] = span
-            case .response(let response):
-                guard let span = storage[AttemptSpanKey.self] else { return }
-                Self.record(.success(response), on: span)
+            case .response, .failure:
+                // Only an attempt after the first has a span of its own.
+                guard attempt > 1, let span = storage[AttemptSpanKey.self] else { return }
+                if case .response(let response) = event.kind { Self.record(.success(response), on: span) }
+                if case .failure(let error) = event.kind { Self.record(.failure(error), on: span) }
                 span.end()
                 storage[AttemptSpanKey.self] = nil
-            case .failure(let error):
-                guard let span = storage[AttemptSpanKey.self] else { return }
-                Self.record(.failure(error), on: span)
-                span.end()
-                storage[AttemptSpanKey.self] = nil
-            case .callEnded(let result, _):
+            case .callEnded:
                 guard let span = storage[CallSpanKey.self] else { return }
                 storage[CallSpanKey.self] = nil
-                if request.attempt > 1 { span.attributes["http.request.resend_count"] = request.attempt - 1 }
-                Self.record(result, on: span)
+                if attempt > 1 { span.attributes["http.request.resend_count"] = attempt - 1 }
+                if case .callEnded(let result, _) = event.kind { Self.record(result, on: span) }
                 span.end()
-            case .attemptStarted, .retryScheduled, .redirectFollowed, .cacheHit, .cacheMiss, .cacheRevalidated:
+            case .retryScheduled, .redirectFollowed, .cacheHit, .cacheMiss, .cacheRevalidated:
                 break
             }
         }

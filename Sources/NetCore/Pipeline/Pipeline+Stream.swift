@@ -14,6 +14,7 @@ extension Pipeline {
         }
         let end = await runAttempts(target) { built, deadline in
             var request = built
+            request.streamsResponseBody = true
             if let idle = options.idleTimeout { request.timeout = idle }
             if let lastEventID = options.lastEventID { request.headers["Last-Event-ID"] = lastEventID }
             let sink = ResponseBodySink(options: options)

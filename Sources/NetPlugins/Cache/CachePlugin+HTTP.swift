@@ -35,7 +35,7 @@ extension CachePlugin {
     /// Stores a response the origin sent (any status; the RFC decides), or removes the entry it
     /// replaces when it may not be stored.
     func storeHTTP(_ response: Response, for request: Request, state: CacheState) {
-        guard response.source != .cache, response.fileURL == nil, request.download == nil,
+        guard response.source != .cache, response.fileURL == nil, request.download == nil, !request.streamsResponseBody,
             response.statusCode != 304, mayStore(for: request, state: state)
         else { return }
         let control = HTTPCacheDirectives(response.headers)

@@ -12,8 +12,9 @@ import NetCore
 /// Which policy applies: a ``CacheableTarget``'s ``CacheableTarget/cachePolicy``, else the
 /// `policyProvider` closure's answer, else the plugin's `policy` (which, being a default, is
 /// applied only to the `defaultMethods`, GET and HEAD unless changed). Downloads to disk,
-/// file-backed bodies and, when `respectsCacheControl`, requests with `Cache-Control: no-store`
-/// are neither read nor stored.
+/// streamed calls (``/NetCore/Request/streamsResponseBody``: the body goes to the reader, the
+/// cache never sees it), file-backed bodies and, when `respectsCacheControl`, requests with
+/// `Cache-Control: no-store` are neither read nor stored.
 ///
 /// ## One user's response is never another's
 ///
@@ -194,7 +195,7 @@ public struct CachePlugin: Plugin {
         // hit answered here skips the later hooks, so it leaves the context alone (cheaper).
         let rule = rule(for: request.originalTarget)
         guard rule.policy != .ignore, rule.isExplicit || defaultMethods.contains(request.method),
-            request.download == nil, allowsReading(request.headers, rule: rule),
+            request.download == nil, !request.streamsResponseBody, allowsReading(request.headers, rule: rule),
             case let credentialDigest = credentials.digest(of: request.headers),
             let key = key(for: request, rule: rule, credentialDigest: credentialDigest)
         else {
@@ -245,7 +246,7 @@ public struct CachePlugin: Plugin {
         }
         guard let state = request.context[CacheStateKey.self], state.rule.policy.writes,
             StatusRules.isSuccess(response.statusCode), response.source != .cache,
-            response.fileURL == nil, request.download == nil,
+            response.fileURL == nil, request.download == nil, !request.streamsResponseBody,
             mayStore(for: request, state: state)
         else { return .proceed }
         guard let varying = admission(of: response.headers, for: request) else {
