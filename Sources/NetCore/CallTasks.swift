@@ -67,9 +67,9 @@ final class CallTasks: Sendable {
     /// either way.
     private static func startImmediately<T: Sendable>(_ body: sending @escaping () async -> T) -> Task<T, Never> {
         #if compiler(>=6.2)
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            return Task.immediate(operation: body)
-        }
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                return Task.immediate(operation: body)
+            }
         #endif
         return Task(operation: body)
     }
