@@ -24,13 +24,16 @@ import NetCore
 /// secret values replaced.
 ///
 /// A WebSocket's messages are kept in the entry of its handshake (the 101), in order, as
-/// ``CapturedExchange/webSocketMessages`` and in the HAR as `_webSocketMessages`; each
-/// connection keeps at most `maxBytes` of messages (the rest are counted in the entry's comment).
+/// ``CapturedExchange/webSocketMessages`` and in the HAR as `_webSocketMessages`. The messages
+/// of all connections together keep at most `maxBytes` (beside the bodies' `maxBytes`; each
+/// message counts 64 bytes on top of its payload); the rest are counted in the entry's comment.
 public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
     public let redaction: Redaction
     private let maxBytes: Int
     private let buffer: Locked<CaptureBuffer>
+    /// What every connection's messages share.
+    let webSocketBudget: CapturedWebSocketBudget
 
     /// Creates a capture.
     /// - Parameters:
@@ -41,6 +44,7 @@ public final class CapturePlugin: Plugin {
         self.redaction = redaction
         self.maxBytes = max(0, maxBytes)
         self.buffer = Locked(CaptureBuffer(maxCount: maxEntries, maxBytes: maxBytes))
+        self.webSocketBudget = CapturedWebSocketBudget(limit: max(0, maxBytes))
     }
 
     // MARK: Hooks
@@ -78,7 +82,7 @@ public final class CapturePlugin: Plugin {
                 duration: duration, bytes: 0, bodiesOmitted: true)
         }
         if response?.statusCode == 101, request.headers["Upgrade"]?.lowercased() == "websocket" {
-            record?.webSocket = CapturedWebSocketLog(maxBytes: maxBytes)
+            record?.webSocket = CapturedWebSocketLog(budget: webSocketBudget)
         }
         // Moved, not copied, into the buffer: the lock covers only the ring update, and evicted
         // records are released after it.

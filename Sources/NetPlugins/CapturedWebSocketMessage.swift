@@ -21,8 +21,44 @@ public struct CapturedWebSocketMessage: Sendable, Equatable {
     public let message: WebSocket.Message
 }
 
+/// The bytes every connection's kept messages share: one capture's limit for all of them, so
+/// many connections cannot keep a limit each. Each message counts
+/// ``WebSocketInbox/messageOverhead`` bytes on top of its payload, so empty messages count too.
+final class CapturedWebSocketBudget: Sendable {
+    private let limit: Int
+    private let used = Locked(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// What a message counts against the budget.
+    static func cost(of message: WebSocket.Message) -> Int {
+        message.byteCount + WebSocketInbox.messageOverhead
+    }
+
+    /// Takes `bytes` if they fit; returns whether they did.
+    func take(_ bytes: Int) -> Bool {
+        used.withLock { used in
+            guard used + bytes <= limit else { return false }
+            used += bytes
+            return true
+        }
+    }
+
+    /// Gives back `bytes` a released log held.
+    func give(_ bytes: Int) {
+        used.withLock { $0 -= bytes }
+    }
+
+    /// The bytes taken now (tests).
+    var usedBytes: Int { used.withLock { $0 } }
+}
+
 /// The messages of one connection as ``CapturePlugin`` keeps them (raw, redacted when read),
-/// bounded by the capture's byte limit: messages past it are counted, not kept.
+/// bounded by the capture's shared WebSocket budget: messages past it are counted, not kept.
+/// The log gives its bytes back when it is released (its entry left the capture and its
+/// connection ended).
 final class CapturedWebSocketLog: WebSocketObserver {
     struct Entry: Sendable {
         let direction: CapturedWebSocketMessage.Direction
@@ -36,11 +72,15 @@ final class CapturedWebSocketLog: WebSocketObserver {
         var dropped = 0
     }
 
-    private let maxBytes: Int
+    private let budget: CapturedWebSocketBudget
     private let state = Locked(State())
 
-    init(maxBytes: Int) {
-        self.maxBytes = maxBytes
+    init(budget: CapturedWebSocketBudget) {
+        self.budget = budget
+    }
+
+    deinit {
+        budget.give(state.withLock { $0.bytes })
     }
 
     /// The kept messages, in order, and how many were not kept.
@@ -57,9 +97,9 @@ final class CapturedWebSocketLog: WebSocketObserver {
     func webSocketClosed(code: WebSocket.CloseCode?, reason: String?, error: NetworkError?, at date: Date) {}
 
     private func append(_ entry: Entry) {
-        let size = entry.message.byteCount
+        let size = CapturedWebSocketBudget.cost(of: entry.message)
         state.withLock { state in
-            guard state.bytes + size <= maxBytes else {
+            guard budget.take(size) else {
                 state.dropped += 1
                 return
             }

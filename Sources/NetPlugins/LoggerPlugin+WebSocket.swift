@@ -21,7 +21,8 @@ extension LoggerPlugin: WebSocketObservingPlugin {
     package func webSocketOpened(_ request: Request, response: Response, subprotocol: String?) -> (any WebSocketObserver)? {
         let observer = LoggerWebSocketObserver(plugin: self, request: request, responseHeaders: response.headers)
         var line = "⇄ WebSocket open \(observer.url)"
-        if let subprotocol { line += " subprotocol=\(subprotocol)" }
+        // A subprotocol may be a token (Sec-WebSocket-Protocol is redacted by default).
+        if let subprotocol { line += " subprotocol=\(observer.scrub(subprotocol))" }
         output(line + " attempt=\(request.attempt)")
         return observer
     }
@@ -95,7 +96,8 @@ final class LoggerWebSocketObserver: WebSocketObserver {
         }
     }
 
-    private func scrub(_ text: String) -> String {
+    /// `text` with the handshake's secrets and secret-looking values hidden.
+    func scrub(_ text: String) -> String {
         SecretRedactor.redact(text: text, url: request.url, secrets: secrets, rules: plugin.redaction.rules)
     }
 

@@ -22,7 +22,8 @@ public struct Redaction: Sendable, Hashable {
     /// The replacement text.
     public static let placeholder = SecretRedactor.placeholder
 
-    /// Header names redacted by default: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
+    /// Header names redacted by default: `Authorization`, `Proxy-Authorization`, `Cookie`,
+    /// `Set-Cookie`, `Sec-WebSocket-Protocol` (which may carry a token as a subprotocol).
     public static let defaultHeaderNames: Set<String> = RedactionRules.defaultHeaderNames
 
     /// Query item names redacted by default: `access_token`, `api_key`, `apikey`, `client_secret`,

@@ -20,6 +20,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// WebSocket tasks being opened (they have no exchange), by task identifier, with the 401
+    /// an authentication challenge carried, once one did.
+    private let webSocketOpenings = Locked<[Int: WebSocketChallenge]>([:])
+
+    /// The answer an authentication challenge carried for a WebSocket task.
+    struct WebSocketChallenge: Sendable {
+        var response: HTTPURLResponse?
+    }
+
+    /// Watches `task`'s authentication challenges while it opens.
+    func registerWebSocket(_ task: URLSessionTask) {
+        webSocketOpenings.withLock { $0[task.taskIdentifier] = WebSocketChallenge() }
+    }
+
+    /// Stops watching `task`; returns the 401 its challenge carried, if one came.
+    func unregisterWebSocket(_ task: URLSessionTask) -> HTTPURLResponse? {
+        webSocketOpenings.withLock { $0.removeValue(forKey: task.taskIdentifier)?.response }
+    }
+
     private func exchange(for task: URLSessionTask) -> Exchange? {
         exchanges.withLock { $0[task.taskIdentifier] }
     }
@@ -81,6 +100,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         // carried it is handed back as the response.
         if let challengeResponse = challenge.failureResponse as? HTTPURLResponse {
             exchanges.withLock { $0[task.taskIdentifier] }?.recordChallengeResponse(challengeResponse)
+            webSocketOpenings.withLock { openings in
+                openings[task.taskIdentifier]?.response = challengeResponse
+            }
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
     }

@@ -12,7 +12,13 @@
         ) async throws -> WebSocketOpening {
             if Task.isCancelled { throw NetworkError.cancelled }
             let task = session.webSocketTask(with: WebSocketTaskOpening.urlRequest(for: request))
-            return try await WebSocketTaskOpening.open(task, request: request, handshake: handshake, configuration: configuration)
+            // The session's delegate cancels HTTP auth challenges and keeps their 401 for the
+            // pipeline (a WebSocket task has no exchange to hand it to).
+            let delegate = session.delegate as? SessionDelegate
+            delegate?.registerWebSocket(task)
+            return try await WebSocketTaskOpening.open(
+                task, request: request, handshake: handshake, configuration: configuration,
+                challengeResponse: { delegate?.unregisterWebSocket(task) })
         }
     }
 #endif

@@ -105,12 +105,53 @@ struct WebSocketLoggingCaptureTests {
 
     @Test("A connection keeps at most the capture's byte limit of messages and counts the rest in the entry's comment")
     func captureIsBounded() async throws {
-        let capture = CapturePlugin(maxBytes: 10)
+        let capture = CapturePlugin(maxBytes: 2 * (5 + WebSocketInbox.messageOverhead))
         let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
         try await Self.converse(provider, [.text("12345"), .text("67890")])
         let exchange = try #require(capture.exchanges.first)
         #expect(exchange.webSocketMessages.count == 2)
         let json = String(decoding: try capture.harData(), as: UTF8.self)
         #expect(json.contains("2 WebSocket messages not kept (over the capture's byte limit)"))
+    }
+
+    @Test("Every connection's messages share the capture's one byte limit")
+    func captureLimitIsShared() async throws {
+        let capture = CapturePlugin(maxBytes: 4 * (5 + WebSocketInbox.messageOverhead))
+        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        for _ in 0..<3 { try await Self.converse(provider, [.text("12345"), .text("67890")]) }
+        let kept = capture.exchanges.map(\.webSocketMessages.count)
+        #expect(kept == [4, 0, 0], "\(kept)")
+    }
+
+    @Test("Empty messages count against the limit too, so a flood of them keeps a bounded number")
+    func emptyMessagesAreCharged() async throws {
+        let capture = CapturePlugin(maxBytes: 10 * WebSocketInbox.messageOverhead)
+        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        try await Self.converse(provider, Array(repeating: .binary(Data()), count: 50))
+        #expect(capture.exchanges.first?.webSocketMessages.count == 10)
+    }
+
+    @Test("A released connection's kept messages give their bytes back once its entry is gone")
+    func releasedLogGivesBytesBack() async throws {
+        let capture = CapturePlugin(maxBytes: 4 * (5 + WebSocketInbox.messageOverhead))
+        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        try await Self.converse(provider, [.text("12345")])
+        #expect(capture.webSocketBudget.usedBytes == 2 * (5 + WebSocketInbox.messageOverhead))
+        capture.clear()
+        #expect(capture.webSocketBudget.usedBytes == 0)
+    }
+
+    @Test("A token passed as a subprotocol never reaches the log")
+    func subprotocolTokenIsNotLogged() async throws {
+        let token = "base64url.bearer.authorization.k8s.io.dG9rZW4tczNjcjN0"
+        let lines = Lines()
+        let transport = WebSocketStubTransport(subprotocol: token) { peer in
+            while let message = try await peer.receive() { peer.send(message) }
+        }
+        let provider = Provider<Endpoint>(transport: transport, plugins: [LoggerPlugin(verbosity: .verbose, output: lines.sink)])
+        let socket = try await provider.webSocket(Self.chat(), configuration: WebSocketConfiguration(subprotocols: [token]))
+        await socket.close()
+        #expect(lines.all.contains { $0.contains("subprotocol=<redacted>") }, "\(lines.all)")
+        #expect(!lines.all.joined().contains("dG9rZW4tczNjcjN0"))
     }
 }

@@ -136,4 +136,47 @@ struct WebSocketReplayTests {
         }
         #expect(error?.description.contains("log.entries.0._webSocketMessages.0.data") == true)
     }
+
+    static let tokenProtocol = "base64url.bearer.authorization.k8s.io.dG9rZW4tczNjcjN0"
+
+    @Test("A capture with secret values replaced in text and binary messages, and a token subprotocol, replays")
+    func redactedCaptureReplays() async throws {
+        let capture = CapturePlugin()
+        let echo = WebSocketStubTransport(subprotocol: Self.tokenProtocol) { peer in
+            while let message = try await peer.receive() { peer.send(message) }
+        }
+        var target = Self.chat()
+        target.headers = ["Authorization": "Bearer s3cr3t-token"]
+        let configuration = WebSocketConfiguration(subprotocols: [Self.tokenProtocol, "v4.channel.k8s.io"])
+        let conversation: [WebSocket.Message] = [.text("token s3cr3t-token here"), .binary(Data("xx s3cr3t-token yy".utf8))]
+        let live = try await Provider<Endpoint>(transport: echo, plugins: [capture]).webSocket(target, configuration: configuration)
+        var liveMessages = live.messages.makeAsyncIterator()
+        for message in conversation {
+            try await live.send(message)
+            _ = try await liveMessages.next()
+        }
+        await live.close()
+        let har = try capture.harData()
+        #expect(!String(decoding: har, as: UTF8.self).contains("s3cr3t"))
+        #expect(!String(decoding: har, as: UTF8.self).contains("dG9rZW4tczNjcjN0"))
+
+        let replay = try ReplayTransport(harData: har)
+        let socket = try await Provider<Endpoint>(transport: replay).webSocket(target, configuration: configuration)
+        #expect(socket.subprotocol == Self.tokenProtocol)
+        var iterator = socket.messages.makeAsyncIterator()
+        try await socket.send(conversation[0])
+        #expect(try await iterator.next() == .text("token <redacted> here"))
+        try await socket.send(conversation[1])
+        #expect(try await iterator.next() == .binary(Data("xx <redacted> yy".utf8)))
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("A recorded <redacted> span stands for any run, but the text around it must match")
+    func redactedSpanStillChecksTheRest() async throws {
+        let har = try Self.har(messages: [Self.message("send", "token <redacted> here")])
+        let replay = try ReplayTransport(harData: har)
+        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+        try await socket.send(.text("token abc there"))
+        await #expect(throws: NetworkError.self) { for try await _ in socket.messages {} }
+    }
 }

@@ -14,15 +14,20 @@ import Testing
 struct WebSocketTaskAdapterTests {
     static let handshake = WebSocketHandshake(subprotocols: ["v1", "v2"])
 
-    static func request() -> Request {
+    static func request(timeout: Duration = .seconds(60)) -> Request {
         var headers: HTTPHeaders = ["Authorization": "Bearer t"]
         headers = handshake.requestHeaders(over: headers)
-        return Request(url: URL(string: "https://chat.example.com/room")!, headers: headers, target: PlaceholderTarget())
+        return Request(
+            url: URL(string: "https://chat.example.com/room")!, headers: headers, timeout: timeout, target: PlaceholderTarget())
     }
 
-    static func open(_ task: WebSocketTaskFake, maximumMessageSize: Int = 1 << 20) async throws -> WebSocketOpening {
+    static func open(
+        _ task: WebSocketTaskFake, maximumMessageSize: Int = 1 << 20, timeout: Duration = .seconds(60),
+        closeTimeout: Duration = .seconds(5)
+    ) async throws -> WebSocketOpening {
         try await WebSocketTaskOpening.open(
-            task, request: request(), handshake: handshake, configuration: WebSocketConfiguration(maximumMessageSize: maximumMessageSize))
+            task, request: request(timeout: timeout), handshake: handshake,
+            configuration: WebSocketConfiguration(maximumMessageSize: maximumMessageSize, closeTimeout: closeTimeout))
     }
 
     static func connection(_ opening: WebSocketOpening) throws -> any WebSocketConnection {
@@ -37,6 +42,13 @@ struct WebSocketTaskAdapterTests {
         #expect(urlRequest.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") == "v1, v2")
         #expect(urlRequest.value(forHTTPHeaderField: "Sec-WebSocket-Key") == nil)
         #expect(urlRequest.value(forHTTPHeaderField: "Upgrade") == nil)
+    }
+
+    @Test("The handshake request uses the ws and wss schemes a WebSocket task requires")
+    func urlRequestUsesWebSocketSchemes() {
+        #expect(WebSocketTaskOpening.urlRequest(for: Self.request()).url?.absoluteString == "wss://chat.example.com/room")
+        let plain = Request(url: URL(string: "http://127.0.0.1:8080/echo?x=1")!, target: PlaceholderTarget())
+        #expect(WebSocketTaskOpening.urlRequest(for: plain).url?.absoluteString == "ws://127.0.0.1:8080/echo?x=1")
     }
 
     @Test("A 101 opens a connection with the chosen subprotocol, the task resumed and limited to the message size")
@@ -57,6 +69,20 @@ struct WebSocketTaskAdapterTests {
         guard case .answered(let response) = opening else { Issue.record("upgraded"); return }
         #expect(response.statusCode == 401)
         #expect(task.cancelledWith != nil)
+    }
+
+    @Test("A 401 whose auth challenge the delegate cancelled is handed to the pipeline, not reported as cancelled")
+    func cancelledChallengeIsAnswered() async throws {
+        let task = WebSocketTaskFake(status: nil, openError: URLError(.cancelled))
+        let challenge = HTTPURLResponse(
+            url: URL(string: "https://chat.example.com/room")!, statusCode: 401, httpVersion: "HTTP/1.1",
+            headerFields: ["WWW-Authenticate": "Basic realm=\"chat\""])
+        let opening = try await WebSocketTaskOpening.open(
+            task, request: Self.request(), handshake: Self.handshake, configuration: WebSocketConfiguration(),
+            challengeResponse: { challenge })
+        guard case .answered(let response) = opening else { Issue.record("not answered"); return }
+        #expect(response.statusCode == 401)
+        #expect(response.headers["WWW-Authenticate"] == "Basic realm=\"chat\"")
     }
 
     @Test("A task that fails without an answer throws the mapped NetworkError")
@@ -138,13 +164,100 @@ struct WebSocketTaskAdapterTests {
         let connection = try Self.connection(try await Self.open(task, maximumMessageSize: 256))
         #expect(task.isReceiving)
         var pushed = 0
-        while task.isReceiving {
+        // Capped, so a regression fails here instead of looping forever.
+        while task.isReceiving, pushed < 100 {
             task.push(.data(Data(count: 100)))
             pushed += 1
         }
         #expect(pushed <= 3, "reading stops once the inbox holds its capacity")
         _ = try await connection.inbox.next()
         #expect(task.isReceiving, "a read that made room asks the task for the next message")
+    }
+
+    @Test("close reports the peer's answering close code")
+    func closeReportsPeerCode() async throws {
+        let task = WebSocketTaskFake()
+        let connection = try Self.connection(try await Self.open(task))
+        await connection.close(.goingAway, reason: "")
+        #expect(connection.closeCode == .goingAway)
+    }
+
+    @Test("close without the peer's close frame reports 1006, not the code sent")
+    func closeWithoutPeerCloseIs1006() async throws {
+        let task = WebSocketTaskFake(echoesClose: false)
+        let connection = try Self.connection(try await Self.open(task))
+        await connection.close(.normalClosure, reason: "bye")
+        #expect(connection.closeCode == .abnormalClosure)
+        #expect(try await connection.inbox.next() == nil)
+    }
+
+    @Test("close waits at most the close timeout when the task never reports the end")
+    func closeIsBoundedByTheCloseTimeout() async throws {
+        let task = WebSocketTaskFake(echoesClose: false)
+        let connection = try Self.connection(try await Self.open(task, maximumMessageSize: 256, closeTimeout: .milliseconds(50)))
+        // A full inbox: no `receive` is pending, so nothing reports the end.
+        for _ in 0..<10 where task.isReceiving { task.push(.data(Data(count: 200))) }
+        #expect(!task.isReceiving)
+        await connection.close(.normalClosure, reason: "")
+        #expect(connection.closeCode == .abnormalClosure)
+    }
+
+    @Test("A close reason is cut to 123 bytes between characters, so it stays valid UTF-8")
+    func closeReasonIsCutBetweenCharacters() async throws {
+        let task = WebSocketTaskFake()
+        let connection = try Self.connection(try await Self.open(task))
+        await connection.close(.normalClosure, reason: String(repeating: "é", count: 100))
+        let sent = try #require(task.cancelledWith?.reason)
+        #expect(sent.count == 122)
+        #expect(String(data: sent, encoding: .utf8) == String(repeating: "é", count: 61))
+    }
+
+    @Test("A pong handler that runs twice opens the connection once")
+    func doublePongOpensOnce() async throws {
+        let task = WebSocketTaskFake(pongs: .twice)
+        _ = try Self.connection(try await Self.open(task))
+    }
+
+    @Test("A handshake whose pong never comes fails with timedOut at the request's timeout, and the task is cancelled")
+    func openIsBoundedByTheTimeout() async throws {
+        let task = WebSocketTaskFake(pongs: .never)
+        let error = await #expect(throws: NetworkError.self) { _ = try await Self.open(task, timeout: .milliseconds(50)) }
+        #expect(error?.code == .timedOut)
+        #expect(task.cancelledWith != nil)
+    }
+
+    @Test("Cancelling an open whose pong never comes ends it with cancelled")
+    func cancelledOpenEnds() async throws {
+        let task = WebSocketTaskFake(pongs: .never)
+        let opening = Task { try await Self.open(task) }
+        opening.cancel()
+        let error = await #expect(throws: NetworkError.self) { _ = try await opening.value }
+        #expect(error?.code == .cancelled)
+    }
+
+    @Test("Sends and pings still waiting when the connection closes fail instead of hanging")
+    func waitingSendsAndPingsFailOnClose() async throws {
+        let task = WebSocketTaskFake()
+        let connection = try Self.connection(try await Self.open(task))
+        task.behave(pongs: .never, completesSends: false)
+        let send = Task { try await connection.send(.text("stuck")) }
+        let ping = Task { try await connection.ping() }
+        while task.sentMessages.isEmpty || task.pingCount < 2 { await Task.yield() }
+        await connection.close(.normalClosure, reason: "")
+        await #expect(throws: NetworkError.self) { try await send.value }
+        await #expect(throws: NetworkError.self) { try await ping.value }
+    }
+
+    @Test("A ping waiting when the connection is abandoned fails")
+    func waitingPingFailsOnAbandon() async throws {
+        let task = WebSocketTaskFake()
+        let connection = try Self.connection(try await Self.open(task))
+        task.behave(pongs: .never)
+        let ping = Task { try await connection.ping() }
+        while task.pingCount < 2 { await Task.yield() }
+        connection.abandon()
+        await #expect(throws: NetworkError.self) { try await ping.value }
+        #expect(task.cancelledWith?.code == .goingAway)
     }
 
     #if canImport(FoundationNetworking)

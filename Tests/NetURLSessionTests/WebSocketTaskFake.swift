@@ -12,6 +12,16 @@ final class WebSocketTaskFake: WebSocketTaskAPI {
     struct PeerClosed: Error {}
     struct Cancelled: Error {}
 
+    /// How the fake answers a ping.
+    enum Pongs: Sendable {
+        /// Its handler runs once (with the open error, if any).
+        case once
+        /// Its handler runs twice, as URLSession's may when the connection drops.
+        case twice
+        /// Its handler never runs, as URLSession's may when the task is cancelled.
+        case never
+    }
+
     private struct State {
         var response: URLResponse?
         var openError: (any Error)?
@@ -24,15 +34,31 @@ final class WebSocketTaskFake: WebSocketTaskAPI {
         var cancelledWith: (URLSessionWebSocketTask.CloseCode, Data?)?
         var maximumMessageSize = 1 << 20
         var pings = 0
+        var pongs = Pongs.once
+        /// Whether the peer answers the client's close with the same code.
+        var echoesClose = true
+        /// Whether sends complete (or wait forever, as on a stalled connection).
+        var completesSends = true
     }
 
     private let state: Locked<State>
 
     /// A task whose handshake gets `status` with `headers`, or fails with `openError`.
-    init(status: Int? = 101, headers: [String: String] = [:], openError: (any Error)? = nil) {
+    init(
+        status: Int? = 101, headers: [String: String] = [:], openError: (any Error)? = nil, pongs: Pongs = .once,
+        echoesClose: Bool = true
+    ) {
         let url = URL(string: "https://chat.example.com/room")!
         let response = status.flatMap { HTTPURLResponse(url: url, statusCode: $0, httpVersion: "HTTP/1.1", headerFields: headers) }
-        state = Locked(State(response: response, openError: openError))
+        state = Locked(State(response: response, openError: openError, pongs: pongs, echoesClose: echoesClose))
+    }
+
+    /// From now on, pings are answered as `pongs` says and sends complete or not.
+    func behave(pongs: Pongs, completesSends: Bool = true) {
+        state.withLock { state in
+            state.pongs = pongs
+            state.completesSends = completesSends
+        }
     }
 
     var response: URLResponse? { state.withLock { $0.response } }
@@ -46,12 +72,12 @@ final class WebSocketTaskFake: WebSocketTaskAPI {
     func resume() { state.withLock { $0.resumed = true } }
 
     func send(_ message: URLSessionWebSocketTask.Message, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        let refused = state.withLock { state -> Bool in
-            guard state.cancelledWith == nil else { return true }
+        let (refused, completes) = state.withLock { state -> (Bool, Bool) in
+            guard state.cancelledWith == nil else { return (true, true) }
             state.sent.append(message)
-            return false
+            return (false, state.completesSends)
         }
-        completionHandler(refused ? Cancelled() : nil)
+        if completes { completionHandler(refused ? Cancelled() : nil) }
     }
 
     func receive(completionHandler: @escaping @Sendable (Result<URLSessionWebSocketTask.Message, any Error>) -> Void) {
@@ -65,16 +91,26 @@ final class WebSocketTaskFake: WebSocketTaskAPI {
     }
 
     func sendPing(pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        let error = state.withLock { state -> (any Error)? in
+        let (error, pongs) = state.withLock { state -> ((any Error)?, Pongs) in
             state.pings += 1
-            return state.cancelledWith == nil ? state.openError : Cancelled()
+            return (state.cancelledWith == nil ? state.openError : Cancelled(), state.pongs)
         }
-        pongReceiveHandler(error)
+        switch pongs {
+        case .once: pongReceiveHandler(error)
+        case .twice:
+            pongReceiveHandler(error)
+            pongReceiveHandler(PeerClosed())
+        case .never: break
+        }
     }
 
     func cancel(with closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?) {
         let receiver = state.withLock { state in
             state.cancelledWith = state.cancelledWith ?? (closeCode, reason)
+            if state.echoesClose, state.closeCode == .invalid {
+                state.closeCode = closeCode
+                state.closeReason = reason
+            }
             defer { state.receiver = nil }
             return state.receiver
         }
@@ -118,6 +154,7 @@ final class WebSocketTaskFake: WebSocketTaskAPI {
             }
         }
     }
+    var pingCount: Int { state.withLock { $0.pings } }
     var isReceiving: Bool { state.withLock { $0.receiver != nil } }
     var wasResumed: Bool { state.withLock { $0.resumed } }
     var cancelledWith: (code: URLSessionWebSocketTask.CloseCode, reason: Data?)? { state.withLock { $0.cancelledWith } }

@@ -112,6 +112,9 @@ package struct KnownSecrets: Sendable, Hashable {
             for pair in value.split(separator: ";") { addPairValue(pair) }
         case "set-cookie":
             if let first = value.split(separator: ";").first { addPairValue(first) }
+        case "sec-websocket-protocol":
+            // Each offered subprotocol on its own: one of them may be a token.
+            for item in value.split(separator: ",") { add(String(item)) }
         default:
             break
         }

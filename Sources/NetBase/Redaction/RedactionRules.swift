@@ -7,8 +7,11 @@
 ///
 /// NetPlugins' public `Redaction` wraps these rules; NetCore uses ``default`` for error descriptions.
 package struct RedactionRules: Sendable, Hashable {
-    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
-    package static let defaultHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `Sec-WebSocket-Protocol`
+    /// (browser-style WebSocket APIs pass bearer tokens as subprotocols).
+    package static let defaultHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "sec-websocket-protocol",
+    ]
 
     /// `access_token`, `api_key`, `apikey`, `client_secret`, `password`, `token`.
     package static let defaultQueryNames: Set<String> = ["access_token", "api_key", "apikey", "client_secret", "password", "token"]

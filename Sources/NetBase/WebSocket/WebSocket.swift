@@ -71,8 +71,9 @@ public final class WebSocket: Sendable {
     public var closeReason: String? { connection.closeReason }
 }
 
-/// A transport's side of one open WebSocket: what ``WebSocket`` forwards to.
-package protocol WebSocketConnection: Sendable {
+/// A transport's side of one open WebSocket: what ``WebSocket`` forwards to. A class, so
+/// observers can refer to it weakly (it owns the inbox that keeps them).
+package protocol WebSocketConnection: AnyObject, Sendable {
     /// Where received messages wait for the reader.
     var inbox: WebSocketInbox { get }
     /// Sends a message; throws ``NetworkError`` once closing or failed.

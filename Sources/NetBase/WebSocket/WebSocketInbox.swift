@@ -15,19 +15,21 @@ package final class WebSocketInbox: Sendable {
         var waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
         var readers: UInt64 = 0
         var onRoom: (@Sendable () -> Void)?
-        /// Who sees each arrival and the end (``tap(_:)``), and the events that wait while the
-        /// tap's first calls are made (non-`nil` only then).
+        /// Who sees each arrival and the end (``tap(_:)``); dropped once it saw the end, so the
+        /// tap (and whatever it captured) never outlives the connection's messages.
         var tap: (@Sendable (Event) -> Void)?
-        var tapBacklog: [Event]?
+        /// Events waiting for the tap, in order, and whether a caller is delivering them.
+        var tapQueue: [Event] = []
+        var tapDraining = false
 
-        /// The tap to call with `event` now, or `nil` (none, or queued in the backlog).
-        mutating func tapping(_ event: Event) -> (@Sendable (Event) -> Void)? {
-            guard let tap else { return nil }
-            if tapBacklog != nil {
-                tapBacklog?.append(event)
-                return nil
-            }
-            return tap
+        /// Queues `event` for the tap; returns whether the caller must deliver the queue
+        /// (``drainTap()``), being the first to find nobody delivering it.
+        mutating func tapping(_ event: Event) -> Bool {
+            guard tap != nil else { return false }
+            tapQueue.append(event)
+            if tapDraining { return false }
+            tapDraining = true
+            return true
         }
     }
 
@@ -73,24 +75,20 @@ package final class WebSocketInbox: Sendable {
     package func yield(_ message: WebSocket.Message) -> Bool {
         let waiter: CheckedContinuation<WebSocket.Message?, any Error>?
         let room: Bool
-        let tap: (call: @Sendable (Event) -> Void, event: Event)?
-        (waiter, room, tap) = state.withLock { state in
-            guard case .none = state.end else { return (nil, false, nil) }
+        let drain: Bool
+        (waiter, room, drain) = state.withLock { state in
+            guard case .none = state.end else { return (nil, false, false) }
             // Only a tapped inbox reads the clock.
-            var tap: (call: @Sendable (Event) -> Void, event: Event)?
-            if state.tap != nil {
-                let event = Event.message(message, Date())
-                if let call = state.tapping(event) { tap = (call, event) }
-            }
+            let drain = state.tap != nil && state.tapping(.message(message, Date()))
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter.continuation, state.queuedBytes < capacity, tap)
+                return (waiter.continuation, state.queuedBytes < capacity, drain)
             }
             state.queue.append(message)
             state.queuedBytes += Self.cost(of: message)
-            return (nil, state.queuedBytes < capacity, tap)
+            return (nil, state.queuedBytes < capacity, drain)
         }
-        if let tap { tap.call(tap.event) }
+        if drain { drainTap() }
         waiter?.resume(returning: message)
         return room
     }
@@ -98,38 +96,48 @@ package final class WebSocketInbox: Sendable {
     /// Ends the messages after the queued ones: normally (`nil`) or with `error`. Only the first end counts.
     package func finish(throwing error: NetworkError? = nil) {
         let date = Date()
-        let (waiter, tap) = state.withLock { state -> (CheckedContinuation<WebSocket.Message?, any Error>?, (@Sendable (Event) -> Void)?) in
-            guard case .none = state.end else { return (nil, nil) }
+        let (waiter, drain) = state.withLock { state -> (CheckedContinuation<WebSocket.Message?, any Error>?, Bool) in
+            guard case .none = state.end else { return (nil, false) }
             state.end = .some(error)
             defer { state.waiter = nil }
             return (state.waiter?.continuation, state.tapping(.end(error, date)))
         }
-        tap?(.end(error, date))
+        if drain { drainTap() }
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
     }
 
     /// Calls `tap` with every message that arrives and with the end, in order, starting with
     /// the messages already waiting (and the end, if it came); set once, before anyone reads.
-    /// The calls are made outside the inbox's lock, one at a time.
+    /// The calls are made outside the inbox's lock, one at a time, never nested: whoever finds
+    /// the tap idle delivers every queued event (its own and those queued meanwhile by other
+    /// threads) before returning. The tap is released after the end.
     package func tap(_ tap: @escaping @Sendable (Event) -> Void) {
-        var pending = state.withLock { state -> [Event] in
+        let drain = state.withLock { state -> Bool in
             state.tap = tap
-            state.tapBacklog = []
             let now = Date()
-            var events = state.queue[state.head...].map { Event.message($0, now) }
-            if case .some(let error) = state.end { events.append(.end(error, now)) }
-            return events
+            state.tapQueue = state.queue[state.head...].map { Event.message($0, now) }
+            if case .some(let error) = state.end { state.tapQueue.append(.end(error, now)) }
+            state.tapDraining = true
+            return true
         }
-        // Arrivals during these calls wait in the backlog, so the tap sees everything in order;
-        // the backlog ends (arrivals call the tap themselves) once it is found empty.
+        if drain { drainTap() }
+    }
+
+    /// Delivers the tap's queued events until none is left (the caller set `tapDraining`).
+    private func drainTap() {
         while true {
-            for event in pending { tap(event) }
-            pending = state.withLock { state in
-                let next = state.tapBacklog ?? []
-                state.tapBacklog = next.isEmpty ? nil : []
-                return next
+            let (tap, events) = state.withLock { state -> ((@Sendable (Event) -> Void)?, [Event]) in
+                guard !state.tapQueue.isEmpty, let tap = state.tap else {
+                    state.tapDraining = false
+                    // Queued only before the end: an empty queue after it means the end was delivered.
+                    if case .some = state.end { state.tap = nil }
+                    return (nil, [])
+                }
+                defer { state.tapQueue = [] }
+                return (tap, state.tapQueue)
             }
-            if pending.isEmpty { return }
+            guard let tap else { return }
+            for event in events { tap(event) }
         }
     }
 

@@ -33,12 +33,14 @@ package final class ObservedWebSocketConnection: WebSocketConnection {
     package init(_ base: any WebSocketConnection, observers: [any WebSocketObserver]) {
         self.base = base
         self.observers = observers
-        base.inbox.tap { [observers, base] event in
+        // `base` owns the inbox that keeps this closure: a strong capture would be a cycle (the
+        // inbox also drops the tap after the end, for taps that capture more).
+        base.inbox.tap { [observers, weak base] event in
             switch event {
             case .message(let message, let date):
                 for observer in observers { observer.webSocketReceived(message, at: date) }
             case .end(let error, let date):
-                let (code, reason) = (base.closeCode, base.closeReason)
+                let (code, reason) = (base?.closeCode, base?.closeReason)
                 for observer in observers { observer.webSocketClosed(code: code, reason: reason, error: error, at: date) }
             }
         }

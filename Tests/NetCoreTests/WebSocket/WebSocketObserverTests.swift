@@ -74,4 +74,73 @@ struct WebSocketObserverTests {
         #expect(plugin.opened.withLock { $0 } == ["101 http://chat.example.com/room"])
         #expect(log.events.withLock { $0 } == ["sent \(WebSocket.Message.text("ping"))", "received \(WebSocket.Message.text("ping"))", "closed 1000 normally"])
     }
+
+    /// A connection that only has an inbox.
+    final class Bare: WebSocketConnection {
+        let inbox = WebSocketInbox(capacity: 1024)
+        func send(_ message: WebSocket.Message) async throws {}
+        func ping() async throws {}
+        func close(_ code: WebSocket.CloseCode, reason: String) async { inbox.finish() }
+        func abandon() { inbox.finish() }
+        var closeCode: WebSocket.CloseCode? { nil }
+        var closeReason: String? { nil }
+    }
+
+    @Test("An observed connection is freed once released, whether or not its messages ended")
+    func observedConnectionIsFreed() {
+        weak var ended: Bare?
+        weak var open: Bare?
+        do {
+            let first = Bare()
+            ended = first
+            _ = ObservedWebSocketConnection(first, observers: [Log()])
+            first.inbox.finish()
+            let second = Bare()
+            open = second
+            _ = ObservedWebSocketConnection(second, observers: [Log()])
+        }
+        #expect(ended == nil, "the tap must not keep the connection that owns its inbox")
+        #expect(open == nil)
+    }
+
+    @Test("The end reaches the tap after the message being delivered, never inside it")
+    func endWaitsForTheMessageBeingDelivered() {
+        let inbox = WebSocketInbox(capacity: 1024)
+        let seen = Locked<[String]>([])
+        inbox.tap { event in
+            switch event {
+            case .message:
+                seen.withLock { $0.append("message begins") }
+                // The end arrives (from another thread, in life) while the message is delivered.
+                inbox.finish()
+                seen.withLock { $0.append("message delivered") }
+            case .end:
+                seen.withLock { $0.append("end") }
+            }
+        }
+        inbox.yield(.text("last"))
+        #expect(seen.withLock { $0 } == ["message begins", "message delivered", "end"])
+    }
+
+    @Test("Messages yielded from several threads reach the tap one at a time")
+    func tapCallsNeverOverlap() async {
+        let inbox = WebSocketInbox(capacity: 1 << 30)
+        let state = Locked((inside: 0, overlaps: 0, count: 0))
+        inbox.tap { _ in
+            state.withLock {
+                $0.inside += 1; if $0.inside > 1 { $0.overlaps += 1 }
+            }
+            state.withLock {
+                $0.inside -= 1; $0.count += 1
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for _ in 0..<500 { inbox.yield(.text("x")) } }
+            }
+        }
+        inbox.finish()
+        #expect(state.withLock { $0.overlaps } == 0)
+        #expect(state.withLock { $0.count } == 2001)
+    }
 }
