@@ -182,8 +182,15 @@
             }
         }
 
-        /// libcurl's receive buffer for responses kept in memory (its default) and for downloads.
-        static let bufferSize = 16 * 1024
+        /// libcurl's receive buffer for responses kept in memory, and for downloads.
+        ///
+        /// Small on purpose: libcurl 7.88 inflates everything one read brought in before it
+        /// returns, even after the write callback paused the transfer, and zeros compress about
+        /// 1000:1, so a 16 KiB read of a gzip bomb held the loop for 16 MiB of inflating while every
+        /// other transfer on it waited. At 1 KiB a read inflates to about 1 MiB at most: in the
+        /// sick-server soak healthy calls' p99 fell from 0.7-1.2 s to 0.07-0.15 s and calls past
+        /// their deadline + 100 ms from 28-154 to 0-4 (Benchmarks/RESULTS.md).
+        static let bufferSize = 1024
         static let downloadBufferSize = 256 * 1024
 
         /// Whole milliseconds, at least 1 (0 would mean "no timeout" to libcurl).
