@@ -68,7 +68,10 @@
                 let response: Response
                 do {
                     response = try await provider.request(target)
-                } catch .unacceptableStatus(let refused) {
+                } catch {
+                    // A `catch .unacceptableStatus(let refused)` clause here crashes Swift 6.3's
+                    // ownership verifier (the case is `indirect`); the guard says the same.
+                    guard case .unacceptableStatus(let refused) = error else { throw error }
                     response = refused
                 }
                 return (HTTPResponse(response), Self.hasBody(response) ? HTTPBody(response.data) : nil)
@@ -78,7 +81,8 @@
                 let head: Response
                 do {
                     head = try await stream.head
-                } catch .unacceptableStatus(let refused) {
+                } catch {
+                    guard case .unacceptableStatus(let refused) = error else { throw error }
                     return (HTTPResponse(refused), Self.hasBody(refused) ? HTTPBody(refused.data) : nil)
                 }
                 guard Self.hasBody(head) else { return (HTTPResponse(head), nil) }
