@@ -32,6 +32,21 @@ final class CallTasks: Sendable {
     }
 
     private let state = Locked(State())
+    /// The transport's own executor, if it has one (``ExecutorOwningTransport``).
+    private let transportExecutor: (any TaskExecutor)?
+
+    /// Calls for a provider whose transport runs tasks on `transportExecutor` (or `nil`).
+    init(transportExecutor: (any TaskExecutor)? = nil) {
+        self.transportExecutor = transportExecutor
+    }
+
+    /// The transport's executor when the calling task prefers it: a call's task does not inherit
+    /// its caller's executor preference (unstructured tasks never do), so it is passed on.
+    private func callersPreference() -> (any TaskExecutor)? {
+        guard let transportExecutor else { return nil }
+        let current = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+        return current == transportExecutor.asUnownedTaskExecutor() ? transportExecutor : nil
+    }
 
     /// Runs `body` as a call in a task of its own, started at once on the current thread (see
     /// the type's notes), and returns its result. Cancelling the awaiting task cancels the call.
@@ -43,7 +58,7 @@ final class CallTasks: Sendable {
             state.slots[state.next] = .starting(cancelled: false)
             return state.next
         }
-        let task = Self.startImmediately(body)
+        let task = Self.startImmediately(body, preferring: callersPreference())
         let cancelledMeanwhile = state.withLock { state -> Bool in
             if case .starting(cancelled: true)? = state.slots[token] {
                 state.slots[token] = nil
@@ -65,13 +80,15 @@ final class CallTasks: Sendable {
     /// `Task.immediate` where the standard library has it (Swift 6.2: Linux, and Apple systems
     /// from their 26 releases), else a plain `Task`; the reserved slot keeps `cancelAll()` right
     /// either way.
-    private static func startImmediately<T: Sendable>(_ body: sending @escaping () async -> T) -> Task<T, Never> {
+    private static func startImmediately<T: Sendable>(
+        _ body: sending @escaping () async -> T, preferring executor: (any TaskExecutor)?
+    ) -> Task<T, Never> {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-                return Task.immediate(operation: body)
+                return Task.immediate(executorPreference: executor, operation: body)
             }
         #endif
-        return Task(operation: body)
+        return Task(executorPreference: executor, operation: body)
     }
 
     /// Starts `body` as a call in an unstructured `Task`, registered before this returns and
@@ -81,7 +98,7 @@ final class CallTasks: Sendable {
             state.next += 1
             let token = state.next
             // Made under the lock: the task cannot unregister itself before it is registered.
-            let task = Task { [self] in
+            let task = Task(executorPreference: callersPreference()) { [self] in
                 defer { remove(token) }
                 return await body()
             }

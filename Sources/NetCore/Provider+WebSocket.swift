@@ -32,6 +32,9 @@ extension Provider {
             pipeline = Pipeline(transport: transport, plugins: pipeline.plugins, configuration: settings)
         }
         let observing = plugins.compactMap { $0 as? any WebSocketObservingPlugin }
-        return try await pipeline.runWebSocket(target, configuration: configuration, observing: observing).get()
+        // A call like any other: `cancelAll()` ends a handshake in flight.
+        return try await calls.run { [pipeline] in
+            await pipeline.runWebSocket(target, configuration: configuration, observing: observing)
+        }.get()
     }
 }

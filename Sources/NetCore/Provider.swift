@@ -24,7 +24,7 @@ public final class Provider<Target: TargetType>: Sendable {
 
     let pipeline: Pipeline
     /// The calls in flight, each a task ``cancelAll()`` cancels.
-    let calls = CallTasks()
+    let calls: CallTasks
 
     /// Creates a provider.
     /// - Parameters:
@@ -39,6 +39,7 @@ public final class Provider<Target: TargetType>: Sendable {
         self.transport = transport
         self.plugins = plugins
         self.configuration = configuration
+        self.calls = CallTasks(transportExecutor: (transport as? any ExecutorOwningTransport)?.executor)
         self.pipeline = Pipeline(
             transport: transport, plugins: PluginManager(plugins), configuration: configuration,
             observers: plugins.compactMap { $0 as? any NetworkEventObserver })

@@ -19,11 +19,17 @@
         }
 
         /// How many loops a configuration asks for: its own number, or one per active core (as
-        /// SwiftNIO). Loops pulling bulk bodies give way to ready threads on every pass and fire
-        /// deadlines before bulk bytes (``CurlLoop``), so the callers keep their share of the cores.
-        static func loopCount(_ configured: Int) -> Int {
-            configured > 0 ? configured : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// SwiftNIO), at most ``maxDefaultLoops``. Loops pulling bulk bodies give way to ready
+        /// threads on every pass and fire deadlines before bulk bytes (``CurlLoop``), so the
+        /// callers keep their share of the cores.
+        static func loopCount(_ configured: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+            configured > 0 ? configured : min(max(1, cores), maxDefaultLoops)
         }
+
+        /// The most loops the default makes: each loop gets its share of the connection limits,
+        /// and on a 64-core machine a share of 16 connections per host would be 1 per loop (and
+        /// 64 in all), with a keep-alive cache of 2 per loop.
+        static let maxDefaultLoops = 8
 
         /// The loop that runs tasks preferring ``CurlTransport/executor``.
         var executorEngine: CurlEngine { engines[0] }

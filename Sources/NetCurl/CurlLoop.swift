@@ -141,6 +141,8 @@
             }
             active[ObjectIdentifier(job.token)] = transfer
             nextDeadlineCheck = min(nextDeadlineCheck, job.deadline)
+            // Watched from its first perform: a pooled connection may already hold a flood.
+            engine.watchdog.setBusy(true)
         }
 
         private func cancel(_ token: CurlJobToken) {

@@ -3,7 +3,7 @@
     import Foundation
 
     /// The fast transport for Linux: libcurl's multi interface driven by event-loop threads, by
-    /// default one per processor core.
+    /// default one per processor core (at most 8).
     ///
     /// Each loop's libcurl multi handle gives connection reuse, HTTP/2 multiplexing over TLS and
     /// its share of the connection limits; a request goes to the loop with the fewest transfers,
@@ -28,7 +28,7 @@
     /// `Provider.cancelAll()`; the transfer is removed from libcurl at once and
     /// ``NetworkError/cancelled`` thrown) or ``Request/timeout``
     /// (``NetworkError/timedOut``, sub-second values honoured).
-    public final class CurlTransport: Transport {
+    public final class CurlTransport: Transport, ExecutorOwningTransport {
         /// Knobs for a ``CurlTransport``. The defaults suit most clients.
         public struct Configuration: Sendable, Hashable {
             /// The most connections open to one host at a time (0: no limit). Requests beyond it
@@ -48,7 +48,7 @@
             /// headers, credentials included.
             public var verbose: Bool
             /// How many event loops (threads, each with its own connections) the transport runs;
-            /// 0, the default, means one per active processor core (as SwiftNIO); a loop moving
+            /// 0, the default, means one per active processor core (as SwiftNIO), at most 8; a loop moving
             /// bulk bodies gives way to the callers' threads on every pass. Each loop gets its share of
             /// ``maxConnectionsPerHost`` and ``maxTotalConnections``, rounded up, so with limits
             /// smaller than the number of loops the transport may open up to one connection per

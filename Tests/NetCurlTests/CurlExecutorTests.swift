@@ -26,6 +26,35 @@ struct CurlExecutorTests {
         #expect(!transport.isOnLoopThread, "the caller leaves the loop thread after the scope")
     }
 
+    /// Records whether the call's hooks run on the transport's loop thread.
+    struct LoopThreadProbe: Plugin {
+        let transport: CurlTransport
+        let seen: Locked<[Bool]>
+        func succeed(_ response: Response, for request: Request) async -> SucceedAction {
+            seen.withLock { $0.append(transport.isOnLoopThread) }
+            return .proceed
+        }
+    }
+
+    @Test(.liveServers) func aProviderCallFromATaskPreferringTheExecutorStaysOnTheLoopThread() async throws {
+        let nginx = try TestServers.require("NETKIT_NGINX_URL")
+        let transport = CurlTransport()
+        let seen = Locked<[Bool]>([])
+        let provider = Provider<AnyTarget>(transport: transport, plugins: [LoopThreadProbe(transport: transport, seen: seen)])
+        let target = AnyTarget(TestTarget(baseURL: nginx, path: "/small.json"))
+        let onLoop = try await withTaskExecutorPreference(transport.executor) {
+            var onLoop: [Bool] = []
+            for _ in 0..<10 {
+                _ = try await provider.request(target)
+                onLoop.append(transport.isOnLoopThread)
+            }
+            return onLoop
+        }
+        #expect(onLoop.allSatisfy { $0 }, "the caller after each call: \(onLoop)")
+        #expect(seen.withLock { $0 }.allSatisfy { $0 }, "the call's own hooks: \(seen.withLock { $0 })")
+        #expect(seen.withLock { $0.count } == 10)
+    }
+
     @Test(.liveServers) func concurrentTasksOnTheExecutorAllFinish() async throws {
         let nginx = try TestServers.require("NETKIT_NGINX_URL")
         let transport = CurlTransport()

@@ -53,11 +53,14 @@ struct CurlLoopPlacementTests {
         #expect(placement.choose(key: -1, loads: [0, 0]) == loop)
     }
 
-    @Test("A configured number of loops is kept, and 0 means one loop per active core")
+    @Test("A configured number of loops is kept, and 0 means one loop per active core, at most 8")
     func theConfigurationPicksTheNumberOfLoops() {
         #expect(CurlEngineGroup.loopCount(3) == 3)
-        #expect(CurlEngineGroup.loopCount(0) == max(1, ProcessInfo.processInfo.activeProcessorCount))
-        #expect(CurlTransport().loopCount == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(CurlEngineGroup.loopCount(0) == min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8))
+        #expect(CurlEngineGroup.loopCount(0, cores: 1) == 1)
+        #expect(CurlEngineGroup.loopCount(0, cores: 64) == 8)
+        #expect(CurlEngineGroup.loopCount(12, cores: 64) == 12)
+        #expect(CurlTransport().loopCount == min(ProcessInfo.processInfo.activeProcessorCount, 8))
         #expect(CurlTransport(configuration: .init(eventLoops: 3)).loopCount == 3)
     }
 

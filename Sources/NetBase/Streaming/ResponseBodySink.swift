@@ -8,7 +8,7 @@ import Foundation
 /// (cancellation, a dropped stream) triggers the handler given to ``onCancel(_:)``, which aborts
 /// the transfer.
 ///
-/// The rules live in ``ResponseBodySinkStateMachine``: the waiting reader and the producer's
+/// The rules live in `ResponseBodySinkStateMachine`: the waiting reader and the producer's
 /// callbacks are held by the state that may resume them, and resumed from one place.
 public final class ResponseBodySink: Sendable {
     /// How the stream is read: timeouts, buffer size.
