@@ -61,20 +61,17 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible, LocalizedErr
     case transport(reason: String, underlying: (any Error)? = nil)
 
     // MARK: Response
-    // The cases that carry a `Response` are `indirect` (boxed): a `Response` is hundreds of bytes,
-    // and every `NetworkError` and `Result<Response, NetworkError>` would otherwise be as large,
-    // in every async frame of the pipeline that holds one.
 
     /// The status code failed the target's ``Validation``. The response, body included, is kept.
-    indirect case unacceptableStatus(Response)
+    case unacceptableStatus(Response)
     /// The response's `Content-Type` is not one the target's ``Validation`` accepts. The
     /// response, body included, is kept.
-    indirect case unacceptableContentType(Response, accepted: [String])
+    case unacceptableContentType(Response, accepted: [String])
     /// The body could not be decoded as `type`.
-    indirect case decodingFailed(
+    case decodingFailed(
         type: String, keyPath: String?, reason: String, bodyExcerpt: String, response: Response? = nil, underlying: (any Error)? = nil)
     /// A business-level code in the body was rejected (see the response-code plugin).
-    indirect case businessCode(code: String, message: String?, response: Response)
+    case businessCode(code: String, message: String?, response: Response)
 
     // MARK: Control flow
 

@@ -11,13 +11,7 @@ public struct Response: Sendable, CustomStringConvertible {
     /// Where a download was written.
     public var fileURL: URL?
     /// The request as it was sent (after every plugin's `prepare`).
-    public var request: Request {
-        get { sent.request }
-        set { sent = SentRequest(newValue) }
-    }
-    /// The request, boxed: a `Request` is hundreds of bytes, and a response travels through many
-    /// async frames of a call (each allocated from the call's task allocator, in ~1 KB slabs).
-    private var sent: SentRequest
+    public var request: Request
     /// Where the response came from.
     public var source: ResponseSource
     /// Details when the response came from a cache.
@@ -33,7 +27,7 @@ public struct Response: Sendable, CustomStringConvertible {
         self.statusCode = statusCode
         self.headers = headers
         self.data = data
-        self.sent = SentRequest(request)
+        self.request = request
         self.fileURL = fileURL
         self.source = source
         self.metrics = metrics
@@ -159,10 +153,4 @@ extension Response {
         fileURL = destination.url
         data = Data()
     }
-}
-
-/// The immutable box ``Response/request`` lives in (a new one on each assignment).
-private final class SentRequest: Sendable {
-    let request: Request
-    init(_ request: Request) { self.request = request }
 }
