@@ -68,10 +68,7 @@
                 let response: Response
                 do {
                     response = try await provider.request(target)
-                } catch {
-                    // A `catch .unacceptableStatus(let refused)` clause here crashes Swift 6.3's
-                    // ownership verifier (the case is `indirect`); the guard says the same.
-                    guard case .unacceptableStatus(let refused) = error else { throw error }
+                } catch .unacceptableStatus(let refused) {
                     response = refused
                 }
                 return (HTTPResponse(response), Self.hasBody(response) ? HTTPBody(response.data) : nil)
@@ -81,8 +78,7 @@
                 let head: Response
                 do {
                     head = try await stream.head
-                } catch {
-                    guard case .unacceptableStatus(let refused) = error else { throw error }
+                } catch .unacceptableStatus(let refused) {
                     return (HTTPResponse(refused), Self.hasBody(refused) ? HTTPBody(refused.data) : nil)
                 }
                 guard Self.hasBody(head) else { return (HTTPResponse(head), nil) }
