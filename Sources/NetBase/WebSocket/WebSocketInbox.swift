@@ -10,7 +10,10 @@ package final class WebSocketInbox: Sendable {
         var queue: [WebSocket.Message] = []
         var head = 0
         var queuedBytes = 0
+        /// The end readers see (after the tap saw it, when there is a tap).
         var end: NetworkError?? = .none
+        /// Whether the end came (only the first counts; later messages are dropped).
+        var ended = false
         /// The reader waiting for a message, and the number its ``next()`` call drew.
         var waiter: (id: UInt64, continuation: CheckedContinuation<WebSocket.Message?, any Error>)?
         var readers: UInt64 = 0
@@ -18,18 +21,37 @@ package final class WebSocketInbox: Sendable {
         /// Who sees each arrival and the end (``tap(_:)``); dropped once it saw the end, so the
         /// tap (and whatever it captured) never outlives the connection's messages.
         var tap: (@Sendable (Event) -> Void)?
-        /// Events waiting for the tap, in order, and whether a caller is delivering them.
-        var tapQueue: [Event] = []
+        /// Events waiting for the tap, in order, each with whether the reader gets it once the
+        /// tap saw it (so a reader never sees an arrival the tap has not), and whether a caller
+        /// is delivering them.
+        var tapQueue: [(event: Event, publish: Bool)] = []
         var tapDraining = false
 
         /// Queues `event` for the tap; returns whether the caller must deliver the queue
         /// (``drainTap()``), being the first to find nobody delivering it.
-        mutating func tapping(_ event: Event) -> Bool {
-            guard tap != nil else { return false }
-            tapQueue.append(event)
+        mutating func tapping(_ event: Event, publish: Bool) -> Bool {
+            tapQueue.append((event, publish))
             if tapDraining { return false }
             tapDraining = true
             return true
+        }
+
+        /// Makes `message` the reader's: hands it to the waiting reader (returned) or queues it.
+        mutating func publish(_ message: WebSocket.Message) -> CheckedContinuation<WebSocket.Message?, any Error>? {
+            if let waiter {
+                self.waiter = nil
+                queuedBytes -= WebSocketInbox.cost(of: message)
+                return waiter.continuation
+            }
+            queue.append(message)
+            return nil
+        }
+
+        /// Makes the end the reader's; returns the waiting reader to answer.
+        mutating func publishEnd(_ error: NetworkError?) -> CheckedContinuation<WebSocket.Message?, any Error>? {
+            end = .some(error)
+            defer { waiter = nil }
+            return waiter?.continuation
         }
     }
 
@@ -70,23 +92,18 @@ package final class WebSocketInbox: Sendable {
         state.withLock { $0.onRoom = handler }
     }
 
-    /// Hands `message` to the reader; returns whether there is still room.
+    /// Hands `message` to the reader (after the tap, if any, saw it); returns whether there is
+    /// still room.
     @discardableResult
     package func yield(_ message: WebSocket.Message) -> Bool {
-        let waiter: CheckedContinuation<WebSocket.Message?, any Error>?
-        let room: Bool
-        let drain: Bool
-        (waiter, room, drain) = state.withLock { state in
-            guard case .none = state.end else { return (nil, false, false) }
-            // Only a tapped inbox reads the clock.
-            let drain = state.tap != nil && state.tapping(.message(message, Date()))
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (waiter.continuation, state.queuedBytes < capacity, drain)
-            }
-            state.queue.append(message)
+        let (waiter, room, drain) = state.withLock { state -> (CheckedContinuation<WebSocket.Message?, any Error>?, Bool, Bool) in
+            guard !state.ended else { return (nil, false, false) }
+            // Counted at once, so back-pressure holds while the tap sees it.
             state.queuedBytes += Self.cost(of: message)
-            return (nil, state.queuedBytes < capacity, drain)
+            let room = state.queuedBytes < capacity
+            // Only a tapped inbox reads the clock.
+            if state.tap != nil { return (nil, room, state.tapping(.message(message, Date()), publish: true)) }
+            return (state.publish(message), room, false)
         }
         if drain { drainTap() }
         waiter?.resume(returning: message)
@@ -97,10 +114,10 @@ package final class WebSocketInbox: Sendable {
     package func finish(throwing error: NetworkError? = nil) {
         let date = Date()
         let (waiter, drain) = state.withLock { state -> (CheckedContinuation<WebSocket.Message?, any Error>?, Bool) in
-            guard case .none = state.end else { return (nil, false) }
-            state.end = .some(error)
-            defer { state.waiter = nil }
-            return (state.waiter?.continuation, state.tapping(.end(error, date)))
+            guard !state.ended else { return (nil, false) }
+            state.ended = true
+            if state.tap != nil { return (nil, state.tapping(.end(error, date), publish: true)) }
+            return (state.publishEnd(error), false)
         }
         if drain { drainTap() }
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
@@ -112,21 +129,23 @@ package final class WebSocketInbox: Sendable {
     /// the tap idle delivers every queued event (its own and those queued meanwhile by other
     /// threads) before returning. The tap is released after the end.
     package func tap(_ tap: @escaping @Sendable (Event) -> Void) {
-        let drain = state.withLock { state -> Bool in
+        state.withLock { state in
             state.tap = tap
             let now = Date()
-            state.tapQueue = state.queue[state.head...].map { Event.message($0, now) }
-            if case .some(let error) = state.end { state.tapQueue.append(.end(error, now)) }
+            // What the reader can already see: the tap sees it first thing.
+            var seen = state.queue[state.head...].map { (event: Event.message($0, now), publish: false) }
+            if case .some(let error) = state.end { seen.append((.end(error, now), false)) }
+            state.tapQueue = seen + state.tapQueue
             state.tapDraining = true
-            return true
         }
-        if drain { drainTap() }
+        drainTap()
     }
 
-    /// Delivers the tap's queued events until none is left (the caller set `tapDraining`).
+    /// Delivers the tap's queued events until none is left (the caller set `tapDraining`), making
+    /// each one the reader's once the tap saw it.
     private func drainTap() {
         while true {
-            let (tap, events) = state.withLock { state -> ((@Sendable (Event) -> Void)?, [Event]) in
+            let (tap, events) = state.withLock { state -> ((@Sendable (Event) -> Void)?, [(event: Event, publish: Bool)]) in
                 guard !state.tapQueue.isEmpty, let tap = state.tap else {
                     state.tapDraining = false
                     // Queued only before the end: an empty queue after it means the end was delivered.
@@ -137,7 +156,21 @@ package final class WebSocketInbox: Sendable {
                 return (tap, state.tapQueue)
             }
             guard let tap else { return }
-            for event in events { tap(event) }
+            for (event, publish) in events {
+                tap(event)
+                if publish { self.publish(event) }
+            }
+        }
+    }
+
+    /// Makes a tapped `event` the reader's.
+    private func publish(_ event: Event) {
+        switch event {
+        case .message(let message, _):
+            state.withLock { $0.publish(message) }?.resume(returning: message)
+        case .end(let error, _):
+            let waiter = state.withLock { $0.publishEnd(error) }
+            if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
         }
     }
 
@@ -166,7 +199,7 @@ package final class WebSocketInbox: Sendable {
     }
 
     /// What `message` counts against ``capacity``.
-    private static func cost(of message: WebSocket.Message) -> Int {
+    fileprivate static func cost(of message: WebSocket.Message) -> Int {
         message.byteCount + messageOverhead
     }
 

@@ -143,4 +143,29 @@ struct WebSocketObserverTests {
         #expect(state.withLock { $0.overlaps } == 0)
         #expect(state.withLock { $0.count } == 2001)
     }
+
+    @Test("A reader gets an arrival or the end only after the tap saw it", arguments: [false, true])
+    func readerWaitsForTheTap(end: Bool) async throws {
+        let inbox = WebSocketInbox(capacity: 1024)
+        let order = Locked<[String]>([])
+        let tapEntered = DispatchSemaphore(value: 0)
+        let releaseTap = DispatchSemaphore(value: 0)
+        inbox.tap { _ in
+            tapEntered.signal()
+            releaseTap.wait()
+            order.withLock { $0.append("tapped") }
+        }
+        // The connection's I/O thread, held inside the tap.
+        Thread.detachNewThread { if end { inbox.finish() } else { inbox.yield(.text("hi")) } }
+        tapEntered.wait()
+        let reader = Task {
+            let message = try await inbox.next()
+            order.withLock { $0.append("read \(message == nil ? "end" : "message")") }
+        }
+        // The reader either waits (it must) or has already read (the fault).
+        while !inbox.hasWaitingReader && order.withLock({ $0.isEmpty }) { await Task.yield() }
+        releaseTap.signal()
+        try await reader.value
+        #expect(order.withLock { $0 } == ["tapped", end ? "read end" : "read message"])
+    }
 }
