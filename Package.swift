@@ -82,6 +82,7 @@ let package = Package(
         ),
         // Helpers shared by the live-server test targets (not a product).
         .target(name: "NetTestSupport", dependencies: ["NetCore"], path: "Tests/NetTestSupport"),
+        .testTarget(name: "NetBaseTests", dependencies: ["NetBase", "NetTestSupport"]),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetBase", "NetTestSupport"]),
         .testTarget(name: "NetURLSessionTests", dependencies: ["NetCore", "NetBase", "NetURLSession"]),
         .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetBase", "NetCurl", "NetTestSupport"]),

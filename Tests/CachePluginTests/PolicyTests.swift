@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetPlugins
+import NetTestSupport
 import Testing
 
 @Suite("Cache policies")
@@ -231,25 +232,25 @@ struct PolicyTests {
     func defaultsAndClosure() async throws {
         let server = Server()
         let defaults = CachePlugin(policy: .cacheElseNetwork)
-        let provider = Provider<PlainEndpoint>(transport: server.transport, plugins: [defaults])
-        _ = try await provider.request(PlainEndpoint())
-        _ = try await provider.request(PlainEndpoint())
+        let provider = Provider<TestTarget>(transport: server.transport, plugins: [defaults])
+        _ = try await provider.request(TestTarget(path: "plain"))
+        _ = try await provider.request(TestTarget(path: "plain"))
         #expect(server.calls == 1)
-        _ = try await provider.request(PlainEndpoint(method: .post))
-        _ = try await provider.request(PlainEndpoint(method: .post))
+        _ = try await provider.request(TestTarget(path: "plain", method: .post))
+        _ = try await provider.request(TestTarget(path: "plain", method: .post))
         #expect(server.calls == 3)
 
         let closure = CachePlugin(
             policy: .ignore,
             policyProvider: { target in
-                (target as? PlainEndpoint)?.method == .post ? .cacheElseNetwork : nil
+                (target as? TestTarget)?.method == .post ? .cacheElseNetwork : nil
             })
         let other = Server()
-        let second = Provider<PlainEndpoint>(transport: other.transport, plugins: [closure])
-        _ = try await second.request(PlainEndpoint(method: .post))
-        _ = try await second.request(PlainEndpoint(method: .post))
-        _ = try await second.request(PlainEndpoint())
-        _ = try await second.request(PlainEndpoint())
+        let second = Provider<TestTarget>(transport: other.transport, plugins: [closure])
+        _ = try await second.request(TestTarget(path: "plain", method: .post))
+        _ = try await second.request(TestTarget(path: "plain", method: .post))
+        _ = try await second.request(TestTarget(path: "plain"))
+        _ = try await second.request(TestTarget(path: "plain"))
         #expect(other.calls == 3)
     }
 

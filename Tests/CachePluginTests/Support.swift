@@ -18,13 +18,6 @@ struct Endpoint: CacheableTarget {
     var cachesAuthorizedRequests: Bool?
 }
 
-/// A target without cache settings (the plugin's defaults apply).
-struct PlainEndpoint: TargetType {
-    var baseURL = URL(string: "https://api.example.com")!
-    var path = "plain"
-    var method: HTTPMethod = .get
-    var content: RequestContent = .plain
-}
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -71,7 +64,7 @@ func makeRequest(
     _ url: String = "https://api.example.com/items", method: HTTPMethod = .get,
     headers: HTTPHeaders = [:], body: RequestBody = .none
 ) -> Request {
-    Request(method: method, url: URL(string: url)!, headers: headers, body: body, target: PlainEndpoint())
+    Request(method: method, url: URL(string: url)!, headers: headers, body: body, target: TestTarget(path: "plain"))
 }
 
 func makeEntry(_ body: String, storedAt: Date = Date(timeIntervalSince1970: 1_700_000_000), version: Int = 0) -> CacheEntry {

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 @Suite("Invalid input fails before sending")

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 @Suite("send(_:callbackQueue:completion:)")

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// A user's typed `catch` clause that binds a case's `Response`, in a concrete (non-generic)

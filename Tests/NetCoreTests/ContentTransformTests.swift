@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Moya's `endpointClosure` rewrote a target's task for one provider; NetKit's

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// The call's timeout is one deadline over every attempt and every retry wait.

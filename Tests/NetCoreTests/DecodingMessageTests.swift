@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 @Suite("Decoding error messages")

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Errors keep what they came from (`underlyingError`), decoding failures keep their response,

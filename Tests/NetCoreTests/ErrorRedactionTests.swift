@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Error descriptions follow the same redaction model as logs and HAR files.

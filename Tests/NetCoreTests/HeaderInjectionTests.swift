@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Requests that would change the shape of the HTTP message fail before any transport sees them.

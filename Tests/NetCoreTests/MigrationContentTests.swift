@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// What a Moya/Alamofire codebase relies on: URLEncoding.default's method-dependent placement,

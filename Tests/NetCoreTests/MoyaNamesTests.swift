@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// The names a Moya codebase already uses: response filters, a response made from a status and

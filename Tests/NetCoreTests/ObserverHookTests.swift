@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// `didReceive` sees every attempt exactly once, whatever it ended with, and cannot change results.

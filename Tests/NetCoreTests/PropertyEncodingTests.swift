@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Property tests for query and form encoding: whatever ``ParameterEncoding`` writes, a plain

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// Property tests for `multipart/form-data`: a plain RFC 7578 reader gets back every part's name,

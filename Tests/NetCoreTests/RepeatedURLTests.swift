@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// The provider remembers joined base URLs and paths and parsed URLs; repeated and varied

@@ -5,21 +5,6 @@ import NetTestSupport
 
 // MARK: - Targets
 
-/// A target whose every property is set by the test. Its description is `name`, so errors read
-/// `TestTarget.<name>`.
-struct TestTarget: TargetType, CustomStringConvertible {
-    var name = "sample"
-    var baseURL = URL(string: "https://api.example.com")!
-    var path = "items"
-    var method: HTTPMethod = .get
-    var content: RequestContent = .plain
-    var headers: [String: String] = [:]
-    var timeout: Duration?
-    var validation: Validation = .successCodes
-    var sampleResponse = SampleResponse(statusCode: 200)
-
-    var description: String { name }
-}
 
 /// Two independent target enums, for `AnyTarget`.
 enum UsersAPI: TargetType {
@@ -197,24 +182,6 @@ func rawQuery(_ url: URL) -> String? {
     return String(text[text.index(after: mark)...])
 }
 
-/// A fresh temporary directory, removed by `cleanUp`.
-struct TemporaryDirectory: ~Copyable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("netcore-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String, contents: Data) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try contents.write(to: file)
-        return file
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
 
 /// Reads a whole body with `BodyStreamReader`, as a transport would.
 func streamedBytes(of body: RequestBody) throws -> Data {

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// A plugin or transport written with nothing but Swift's own cancellation (no NetKit API) is

@@ -3,15 +3,9 @@ import NetCore
 @testable import NetBase
 @testable import NetCore
 @testable import NetCurl
+import NetTestSupport
 import Testing
 
-/// A target for building `Request`s by hand.
-struct TestTarget: TargetType {
-    var baseURL: URL = URL(string: "http://127.0.0.1")!
-    var path: String = "/"
-    var method: HTTPMethod = .get
-    var content: RequestContent = .plain
-}
 
 extension Request {
     /// A request for `url` built directly (no provider).

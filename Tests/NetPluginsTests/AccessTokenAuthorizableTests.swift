@@ -31,9 +31,9 @@ struct AccessTokenAuthorizableTests {
             fetches.increment()
             return "abc"
         })
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [auth])
-        let first = try await provider.request(Endpoint())
-        let second = try await provider.request(Endpoint())
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [auth])
+        let first = try await provider.request(TestTarget())
+        let second = try await provider.request(TestTarget())
         #expect(first.request.headers["Authorization"] == "Bearer abc")
         #expect(second.request.headers["Authorization"] == "Bearer abc")
         #expect(fetches.count == 1)
@@ -47,9 +47,9 @@ struct AccessTokenAuthorizableTests {
             return Response(statusCode: 401, request: request)
         }
         let auth = AuthPlugin(token: { "abc" })
-        let provider = Provider<Endpoint>(transport: transport, plugins: [auth], configuration: ProviderConfiguration(maxAttempts: 10))
+        let provider = Provider<TestTarget>(transport: transport, plugins: [auth], configuration: ProviderConfiguration(maxAttempts: 10))
         await #expect {
-            _ = try await provider.request(Endpoint())
+            _ = try await provider.request(TestTarget())
         } throws: { error in
             guard case .unacceptableStatus(let response)? = error as? NetworkError else { return false }
             return response.statusCode == 401
@@ -59,7 +59,7 @@ struct AccessTokenAuthorizableTests {
         #expect(auth.currentToken == "abc")
 
         // A 401 the target's validation accepts is returned as it is, also without a retry.
-        var accepting = Endpoint()
+        var accepting = TestTarget()
         accepting.validation = .none
         let response = try await provider.request(accepting)
         #expect(response.statusCode == 401)
@@ -86,7 +86,7 @@ struct AccessTokenAuthorizableTests {
 
     @Test func aTargetThatDoesNotAdoptTheProtocolGetsThePluginsScheme() async throws {
         let auth = AuthPlugin(header: "X-Auth", scheme: "JWT", token: { "abc" })
-        let response = try await Provider<Endpoint>(transport: StubTransport(), plugins: [auth]).request(Endpoint())
+        let response = try await Provider<TestTarget>(transport: StubTransport(), plugins: [auth]).request(TestTarget())
         #expect(response.request.headers["X-Auth"] == "JWT abc")
         #expect(response.request.headers["Authorization"] == nil)
     }
@@ -107,7 +107,7 @@ struct AccessTokenAuthorizableTests {
         })
         let provider = Provider<AnyTarget>(transport: StubTransport(), plugins: [auth])
         // Another API's endpoint in the same provider: the token must not leak to it.
-        let foreign = try await provider.request(AnyTarget(Endpoint()))
+        let foreign = try await provider.request(AnyTarget(TestTarget()))
         #expect(foreign.request.headers["Authorization"] == nil)
         #expect(fetches.count == 0)
         #expect(try await provider.request(AnyTarget(SchemeTarget.bearer)).request.headers["Authorization"] == "Bearer abc")
@@ -117,7 +117,7 @@ struct AccessTokenAuthorizableTests {
         #expect(AnyTarget(SchemeTarget.basic).authorizationType == .basic)
         #expect(AnyTarget(SchemeTarget.token).authorizationType == .custom("Token"))
         #expect(AnyTarget(SchemeTarget.anonymous).authorizationType == nil)
-        #expect(AnyTarget(Endpoint()).authorizationType == nil)
+        #expect(AnyTarget(TestTarget()).authorizationType == nil)
         let erased: any TargetType = AnyTarget(SchemeTarget.bearer)
         #expect((erased as? any AccessTokenAuthorizable)?.authorizationType == .bearer)
     }
@@ -127,11 +127,11 @@ struct AccessTokenAuthorizableTests {
         let authorizable = Provider<SchemeTarget>(transport: StubTransport(), plugins: [auth])
         #expect(try await authorizable.request(.anonymous).request.headers["Authorization"] == nil)
         // NetKit's difference, written in "Coming from Moya": one API, one token.
-        let plain = Provider<Endpoint>(transport: StubTransport(), plugins: [auth])
-        #expect(try await plain.request(Endpoint()).request.headers["Authorization"] == "Bearer abc")
-        let limited = Provider<Endpoint>(
+        let plain = Provider<TestTarget>(transport: StubTransport(), plugins: [auth])
+        #expect(try await plain.request(TestTarget()).request.headers["Authorization"] == "Bearer abc")
+        let limited = Provider<TestTarget>(
             transport: StubTransport(), plugins: [AuthPlugin(token: { "abc" }, appliesTo: { $0.url.path != "/public" })])
-        #expect(try await limited.request(Endpoint(path: "/public")).request.headers["Authorization"] == nil)
+        #expect(try await limited.request(TestTarget(path: "/public")).request.headers["Authorization"] == nil)
     }
 
     @Test func aTargetWithoutATokenIsNeverRefreshed() async throws {

@@ -67,9 +67,9 @@ struct AuthPluginTests {
     @Test func attachesBearerTokenFromTheProviderOnce() async throws {
         let server = FakeTokenServer()
         let auth = AuthPlugin(token: { server.initialToken() }, refresh: { try await server.refresh() })
-        let provider = Provider<Endpoint>(transport: server.transport(acceptsOnlyIssued: false), plugins: [auth])
-        let first = try await provider.request(Endpoint())
-        _ = try await provider.request(Endpoint())
+        let provider = Provider<TestTarget>(transport: server.transport(acceptsOnlyIssued: false), plugins: [auth])
+        let first = try await provider.request(TestTarget())
+        _ = try await provider.request(TestTarget())
         #expect(first.request.headers["Authorization"] == "Bearer stale")
         #expect(server.fetches == 1)
         #expect(server.refreshes == 0)
@@ -86,9 +86,9 @@ struct AuthPluginTests {
             if request.attempt == 1 { await barrier.arrive() }
             return try await inner.send(request)
         }
-        let provider = Provider<Endpoint>(transport: transport, plugins: [auth])
+        let provider = Provider<TestTarget>(transport: transport, plugins: [auth])
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<50 { group.addTask { try await provider.request(Endpoint()).string() ?? "" } }
+            for _ in 0..<50 { group.addTask { try await provider.request(TestTarget()).string() ?? "" } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         #expect(tokens.count == 50)
@@ -106,7 +106,7 @@ struct AuthPluginTests {
             if request.attempt == 1 { auth.setToken(server.issue("from-login")) }
             return try await inner.send(request)
         }
-        let response = try await Provider<Endpoint>(transport: transport, plugins: [auth]).request(Endpoint())
+        let response = try await Provider<TestTarget>(transport: transport, plugins: [auth]).request(TestTarget())
         #expect(response.string() == "from-login")
         #expect(response.request.attempt == 2)
         #expect(server.refreshes == 0)
@@ -115,11 +115,11 @@ struct AuthPluginTests {
     @Test func aCurrentTokenRejectedAfterAnEarlierRefreshIsRefreshedAgain() async throws {
         let server = FakeTokenServer()
         let auth = AuthPlugin(token: { server.initialToken() }, refresh: { try await server.refresh() })
-        let provider = Provider<Endpoint>(transport: server.transport(), plugins: [auth])
-        _ = try await provider.request(Endpoint())  // stale → 401 → fresh-1
+        let provider = Provider<TestTarget>(transport: server.transport(), plugins: [auth])
+        _ = try await provider.request(TestTarget())  // stale → 401 → fresh-1
         #expect(server.refreshes == 1)
         auth.setToken("revoked")
-        let response = try await provider.request(Endpoint())  // 401 → one more refresh
+        let response = try await provider.request(TestTarget())  // 401 → one more refresh
         #expect(response.string() == "fresh-2")
         #expect(server.refreshes == 2)
     }
@@ -138,9 +138,9 @@ struct AuthPluginTests {
             return Response(statusCode: 401, request: request)
         }
         _ = server
-        let provider = Provider<Endpoint>(transport: transport, plugins: [auth], configuration: ProviderConfiguration(maxAttempts: 10))
+        let provider = Provider<TestTarget>(transport: transport, plugins: [auth], configuration: ProviderConfiguration(maxAttempts: 10))
         await #expect {
-            _ = try await provider.request(Endpoint())
+            _ = try await provider.request(TestTarget())
         } throws: { error in
             (error as? NetworkError)?.statusCode == 401
         }
@@ -152,11 +152,11 @@ struct AuthPluginTests {
         let server = FakeTokenServer()
         server.failRefreshes()
         let auth = AuthPlugin(token: { server.initialToken() }, refresh: { try await server.refresh() })
-        let provider = Provider<Endpoint>(transport: server.transport(), plugins: [auth])
+        let provider = Provider<TestTarget>(transport: server.transport(), plugins: [auth])
         let errors = await withTaskGroup(of: NetworkError?.self) { group in
             for _ in 0..<10 {
                 group.addTask {
-                    do { _ = try await provider.request(Endpoint()); return nil } catch let error as NetworkError { return error } catch { return nil }
+                    do { _ = try await provider.request(TestTarget()); return nil } catch let error as NetworkError { return error } catch { return nil }
                 }
             }
             return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
@@ -174,30 +174,30 @@ struct AuthPluginTests {
     @Test func a401AcceptedByValidationIsRefreshedToo() async throws {
         let server = FakeTokenServer()
         let auth = AuthPlugin(token: { server.initialToken() }, refresh: { try await server.refresh() })
-        var target = Endpoint()
+        var target = TestTarget()
         target.validation = .none
-        let response = try await Provider<Endpoint>(transport: server.transport(), plugins: [auth]).request(target)
+        let response = try await Provider<TestTarget>(transport: server.transport(), plugins: [auth]).request(target)
         #expect(response.statusCode == 200)
         #expect(server.refreshes == 1)
     }
 
     @Test func requestsWithTheirOwnHeaderOrExcludedAreLeftAlone() async throws {
         let auth = AuthPlugin(token: { "t" }, refresh: { "u" }, appliesTo: { $0.url.path != "/login" })
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [auth])
-        var own = Endpoint()
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [auth])
+        var own = TestTarget()
         own.headers = ["Authorization": "Basic abc"]
-        var login = Endpoint()
+        var login = TestTarget()
         login.path = "/login"
         #expect(try await provider.request(own).request.headers["Authorization"] == "Basic abc")
         #expect(try await provider.request(login).request.headers["Authorization"] == nil)
-        #expect(try await provider.request(Endpoint()).request.headers["Authorization"] == "Bearer t")
+        #expect(try await provider.request(TestTarget()).request.headers["Authorization"] == "Bearer t")
     }
 
     @Test func aFailingTokenProviderFailsTheRequestClearly() async {
         struct Broken: Error {}
         let auth = AuthPlugin(token: { throw Broken() }, refresh: { "u" })
         await #expect {
-            _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [auth]).request(Endpoint())
+            _ = try await Provider<TestTarget>(transport: StubTransport(), plugins: [auth]).request(TestTarget())
         } throws: { error in
             guard case .pluginFailed("AuthPlugin", let reason, let underlying)? = error as? NetworkError else { return false }
             // The token provider's own error comes back unchanged as the cause.

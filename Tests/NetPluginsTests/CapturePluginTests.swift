@@ -6,8 +6,8 @@ import NetTestSupport
 
 @Suite("CapturePlugin")
 struct CapturePluginTests {
-    private func target(_ path: String, status: Int = 200, body: String = #"{"ok":true}"#) -> Endpoint {
-        var target = Endpoint()
+    private func target(_ path: String, status: Int = 200, body: String = #"{"ok":true}"#) -> TestTarget {
+        var target = TestTarget()
         target.path = path
         target.sampleResponse = .json(body, statusCode: status)
         return target
@@ -19,8 +19,8 @@ struct CapturePluginTests {
         let transport = stub { request in
             Response(statusCode: calls.increment() == 1 ? 503 : 200, data: Data("x".utf8), request: request, source: .network)
         }
-        let provider = Provider<Endpoint>(transport: transport, plugins: [capture, RetryPlugin(baseDelay: .zero, jitter: false)])
-        _ = try await provider.request(Endpoint())
+        let provider = Provider<TestTarget>(transport: transport, plugins: [capture, RetryPlugin(baseDelay: .zero, jitter: false)])
+        _ = try await provider.request(TestTarget())
         let entries = capture.exchanges
         #expect(entries.map(\.attempt) == [1, 2])
         #expect(entries.map(\.statusCode) == [503, 200])
@@ -41,7 +41,7 @@ struct CapturePluginTests {
         }
         let capture = CapturePlugin()
         let transport = stub { _ in throw NetworkError.timedOut }
-        let provider = Provider<Endpoint>(transport: transport, plugins: [capture, Answering()])
+        let provider = Provider<TestTarget>(transport: transport, plugins: [capture, Answering()])
         _ = try? await provider.request(target("/slow"))
         _ = try await provider.request(target("/cached"))
         let entries = capture.exchanges
@@ -52,7 +52,7 @@ struct CapturePluginTests {
 
     @Test func queriesFilterByHostPathStatusAndTime() async throws {
         let capture = CapturePlugin()
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [capture])
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [capture])
         let before = Date()
         _ = try await provider.request(target("/users/1"))
         _ = try? await provider.request(target("/users/2", status: 404))
@@ -73,14 +73,14 @@ struct CapturePluginTests {
 
     @Test func boundedByCountKeepingTheNewest() async throws {
         let capture = CapturePlugin(maxEntries: 3)
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [capture])
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [capture])
         for index in 1...7 { _ = try await provider.request(target("/\(index)")) }
         #expect(capture.exchanges.map(\.path) == ["/5", "/6", "/7"])
     }
 
     @Test func boundedByBytesKeepingTheNewestAndOversizedEntriesWithoutBodies() async throws {
         let capture = CapturePlugin(maxEntries: 100, maxBytes: 25)
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [capture])
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [capture])
         for index in 1...4 { _ = try await provider.request(target("/\(index)", body: "0123456789")) }
         #expect(capture.exchanges.map(\.path) == ["/3", "/4"])
         _ = try await provider.request(target("/big", body: String(repeating: "b", count: 100)))
@@ -92,7 +92,7 @@ struct CapturePluginTests {
         var buffer = CaptureBuffer(maxCount: 3, maxBytes: 10)
         func record(_ bytes: Int, _ path: String) -> CaptureRecord {
             CaptureRecord(
-                request: Request(url: URL(string: "https://a.example/\(path)")!, target: Endpoint()), response: nil,
+                request: Request(url: URL(string: "https://a.example/\(path)")!, target: TestTarget()), response: nil,
                 error: nil, startDate: Date(), duration: .zero, bytes: bytes, bodiesOmitted: false)
         }
         for (bytes, path) in [(2, "a"), (2, "b"), (2, "c"), (2, "d"), (9, "e"), (1, "f"), (0, "g")] {
@@ -104,7 +104,7 @@ struct CapturePluginTests {
 
     @Test func concurrentRecordingLosesNothing() async throws {
         let capture = CapturePlugin(maxEntries: 10_000)
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [capture])
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [capture])
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 { group.addTask { _ = try? await provider.request(self.target("/\(index)")) } }
         }
@@ -114,12 +114,12 @@ struct CapturePluginTests {
 
     @Test func harExportHasEveryRequiredHAR12Field() async throws {
         let capture = CapturePlugin()
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [capture])
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [capture])
         var post = target("/submit", status: 201, body: #"{"id":7}"#)
         post.method = .post
         post.content = .withQuery(.json(["name": "a"]), ["page": "2"])
         _ = try await provider.request(post)
-        _ = try? await Provider<Endpoint>(transport: stub { _ in throw NetworkError.timedOut }, plugins: [capture]).request(target("/down"))
+        _ = try? await Provider<TestTarget>(transport: stub { _ in throw NetworkError.timedOut }, plugins: [capture]).request(target("/down"))
 
         let json = try JSONSerialization.jsonObject(with: try capture.harData()) as? [String: Any]
         let log = try #require(json?["log"] as? [String: Any])
@@ -149,9 +149,9 @@ struct CapturePluginTests {
 
     @Test func binaryBodiesAreBase64InHAR() async throws {
         let capture = CapturePlugin()
-        var binary = Endpoint()
+        var binary = TestTarget()
         binary.sampleResponse = SampleResponse(statusCode: 200, headers: ["Content-Type": "application/octet-stream"], data: Data([0xFF, 0x00, 0xFE]))
-        _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [capture]).request(binary)
+        _ = try await Provider<TestTarget>(transport: StubTransport(), plugins: [capture]).request(binary)
         let json = try JSONSerialization.jsonObject(with: try capture.harData()) as? [String: Any]
         let entry = try #require(((json?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first)
         let content = try #require((entry["response"] as? [String: Any])?["content"] as? [String: Any])
@@ -161,7 +161,7 @@ struct CapturePluginTests {
 
     @Test func secretsNeverAppearInEntriesOrHAR() async throws {
         let capture = CapturePlugin(redaction: .default.adding(headers: ["X-Api-Key"], queryItems: ["sig"]))
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .post
         target.headers = ["Authorization": "Bearer s3cr3t-token", "Cookie": "sid=cookie-secret", "X-Api-Key": "key-secret"]
         target.content = .withQuery(.json(["password": "pw-secret", "user": "ann"]), ["sig": "sig-secret", "token": "tok-secret"])
@@ -169,7 +169,7 @@ struct CapturePluginTests {
         target.sampleResponse = SampleResponse(
             statusCode: 401, headers: ["Set-Cookie": "sid=set-secret; HttpOnly", "Content-Type": "application/json"],
             data: Data(body.utf8))
-        _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [capture]).request(target)
+        _ = try? await Provider<TestTarget>(transport: StubTransport(), plugins: [capture]).request(target)
         let har = String(decoding: try capture.harData(), as: UTF8.self)
         let entries = capture.exchanges
         let dump = entries.map { entry in

@@ -17,7 +17,7 @@ struct CookieJarRedactionTests {
                 request: request)
         })
 
-    func provider(plugins: [any Plugin]) -> Provider<Endpoint> {
+    func provider(plugins: [any Plugin]) -> Provider<TestTarget> {
         let jar = CookieJar()
         jar.storeCookies(fromSetCookie: "sid=jar-secret-1; Secure", receivedFrom: URL(string: "https://api.example.com/")!)
         return Provider(transport: Self.echo, plugins: plugins, configuration: ProviderConfiguration(cookieJar: jar))
@@ -30,7 +30,7 @@ struct CookieJarRedactionTests {
             let logger = LoggerPlugin(verbosity: verbosity, includesCurlCommand: true, output: lines.sink)
             let error: any Error
             do {
-                _ = try await provider(plugins: [logger]).request(Endpoint())
+                _ = try await provider(plugins: [logger]).request(TestTarget())
                 Issue.record("the 500 was accepted")
                 continue
             } catch let failure {
@@ -47,7 +47,7 @@ struct CookieJarRedactionTests {
     @Test("Captured exchanges and HAR exports never show a jar cookie's value")
     func capture() async throws {
         let capture = CapturePlugin()
-        _ = try? await provider(plugins: [capture]).request(Endpoint())
+        _ = try? await provider(plugins: [capture]).request(TestTarget())
         let har = String(decoding: try capture.harData(), as: UTF8.self)
         let bodies = capture.exchanges.map { String(decoding: $0.responseBody, as: UTF8.self) }.joined()
         #expect(bodies.contains("<redacted>"))

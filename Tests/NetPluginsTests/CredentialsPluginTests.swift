@@ -59,9 +59,9 @@ struct CredentialsPluginTests {
     @Test("A Basic challenge is answered once, and the origin is answered at once afterwards")
     func basicFlow() async throws {
         let seen = Locked<[String?]>([])
-        let provider = Provider<Endpoint>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "pass")])
-        #expect(try await provider.request(Endpoint()).statusCode == 200)
-        #expect(try await provider.request(Endpoint(path: "/other")).statusCode == 200)
+        let provider = Provider<TestTarget>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "pass")])
+        #expect(try await provider.request(TestTarget()).statusCode == 200)
+        #expect(try await provider.request(TestTarget(path: "/other")).statusCode == 200)
         let answer = "Basic " + Data("user:pass".utf8).base64EncodedString()
         #expect(seen.withLock { $0 } == [nil, answer, answer])
     }
@@ -69,10 +69,10 @@ struct CredentialsPluginTests {
     @Test("A wrong password ends with the 401 after one answer; no loop")
     func wrongPassword() async throws {
         let seen = Locked<[String?]>([])
-        let provider = Provider<Endpoint>(
+        let provider = Provider<TestTarget>(
             transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "wrong")],
             configuration: ProviderConfiguration(maxAttempts: 5))
-        let error = await #expect(throws: NetworkError.self) { try await provider.request(Endpoint()) }
+        let error = await #expect(throws: NetworkError.self) { try await provider.request(TestTarget()) }
         #expect(error?.statusCode == 401)
         #expect(seen.withLock { $0.count } == 2)
     }
@@ -80,11 +80,11 @@ struct CredentialsPluginTests {
     @Test("No credential for a target: its challenge is left alone; a caller's own Authorization is kept")
     func noCredential() async throws {
         let seen = Locked<[String?]>([])
-        let none = Provider<Endpoint>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin { _ in nil }])
-        _ = await #expect(throws: NetworkError.self) { try await none.request(Endpoint()) }
+        let none = Provider<TestTarget>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin { _ in nil }])
+        _ = await #expect(throws: NetworkError.self) { try await none.request(TestTarget()) }
         #expect(seen.withLock { $0.count } == 1)
-        let own = Provider<Endpoint>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "pass")])
-        _ = try? await own.request(Endpoint(headers: ["Authorization": "Bearer mine"]))
+        let own = Provider<TestTarget>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "pass")])
+        _ = try? await own.request(TestTarget(headers: ["Authorization": "Bearer mine"]))
         #expect(seen.withLock { $0 }.dropFirst().allSatisfy { $0 == "Bearer mine" || $0 == "Basic dXNlcjpwYXNz" })
     }
 
@@ -96,11 +96,11 @@ struct CredentialsPluginTests {
             asked.increment()
             return .init(user: "user", password: "pass")
         }
-        let provider = Provider<Endpoint>(transport: Self.basicServer(seen), plugins: [credentials])
-        #expect(try await provider.request(Endpoint()).statusCode == 200)
+        let provider = Provider<TestTarget>(transport: Self.basicServer(seen), plugins: [credentials])
+        #expect(try await provider.request(TestTarget()).statusCode == 200)
         #expect(seen.withLock { $0.count } == 2)  // the challenge, then its answer
         #expect(asked.count == 1)
-        #expect(try await provider.request(Endpoint()).statusCode == 200)
+        #expect(try await provider.request(TestTarget()).statusCode == 200)
         #expect(asked.count == 2)  // a new call asks again
 
         // On an origin that has not challenged yet: a 503 retried by another plugin, then the
@@ -111,8 +111,8 @@ struct CredentialsPluginTests {
                 if attempts.increment() == 1 { return Response(statusCode: 503, request: request) }
                 return try await Self.basicServer(Locked([])).send(request)
             })
-        let retried = Provider<Endpoint>(transport: flaky, plugins: [RetryPlugin(maxRetries: 2, baseDelay: .zero), credentials])
-        #expect(try await retried.request(Endpoint(baseURL: URL(string: "https://other.example.com")!)).statusCode == 200)
+        let retried = Provider<TestTarget>(transport: flaky, plugins: [RetryPlugin(maxRetries: 2, baseDelay: .zero), credentials])
+        #expect(try await retried.request(TestTarget(baseURL: URL(string: "https://other.example.com")!)).statusCode == 200)
         #expect(attempts.count == 3)
         #expect(asked.count == 3)
     }
@@ -120,7 +120,7 @@ struct CredentialsPluginTests {
     @Test("As in Moya, a nil credential is asked for once per request, not again on the 401 it leaves unanswered")
     func nilAnswerAskedOnce() async throws {
         let asked = Counter()
-        let provider = Provider<Endpoint>(
+        let provider = Provider<TestTarget>(
             transport: Self.basicServer(Locked([])),
             plugins: [
                 CredentialsPlugin { _ in
@@ -128,7 +128,7 @@ struct CredentialsPluginTests {
                     return nil
                 }
             ])
-        let error = await #expect(throws: NetworkError.self) { try await provider.request(Endpoint()) }
+        let error = await #expect(throws: NetworkError.self) { try await provider.request(TestTarget()) }
         #expect(error?.statusCode == 401)
         #expect(asked.count == 1)
     }
@@ -136,9 +136,9 @@ struct CredentialsPluginTests {
     @Test("Credentials never reach another origin: a remembered challenge answers its own origin only")
     func perOrigin() async throws {
         let seen = Locked<[String?]>([])
-        let provider = Provider<Endpoint>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "pass")])
-        _ = try await provider.request(Endpoint())
-        let other = Endpoint(baseURL: URL(string: "https://api.example.com:8443")!)
+        let provider = Provider<TestTarget>(transport: Self.basicServer(seen), plugins: [CredentialsPlugin(user: "user", password: "pass")])
+        _ = try await provider.request(TestTarget())
+        let other = TestTarget(baseURL: URL(string: "https://api.example.com:8443")!)
         _ = try? await provider.request(other)
         // The other port got no answer until it challenged itself.
         #expect(seen.withLock { $0 }[2] == nil)
@@ -167,13 +167,13 @@ struct NetworkActivityPluginTests {
             behavior: .custom { request in
                 flaky.increment() == 1 ? Response(statusCode: 503, request: request) : Response(statusCode: 200, request: request)
             })
-        let provider = Provider<Endpoint>(transport: transport, plugins: [activity, RetryPlugin(maxRetries: 2, baseDelay: .zero)])
-        _ = try await provider.request(Endpoint(path: "/retried"))
+        let provider = Provider<TestTarget>(transport: transport, plugins: [activity, RetryPlugin(maxRetries: 2, baseDelay: .zero)])
+        _ = try await provider.request(TestTarget(path: "/retried"))
         await withTaskGroup(of: Void.self) { group in
-            for index in 0..<10 { group.addTask { _ = try? await provider.request(Endpoint(path: "/c\(index)")) } }
+            for index in 0..<10 { group.addTask { _ = try? await provider.request(TestTarget(path: "/c\(index)")) } }
         }
-        let failing = Provider<Endpoint>(transport: StubTransport(), plugins: [activity])
-        _ = try? await failing.request(Endpoint(path: "/fails", sampleResponse: .failure(.timedOut)))
+        let failing = Provider<TestTarget>(transport: StubTransport(), plugins: [activity])
+        _ = try? await failing.request(TestTarget(path: "/fails", sampleResponse: .failure(.timedOut)))
         let all = changes.withLock { $0 }
         #expect(all.filter { $0.0 == .began }.count == 12)
         #expect(all.filter { $0.0 == .ended }.count == 12)

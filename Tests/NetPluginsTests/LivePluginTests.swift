@@ -15,8 +15,8 @@ struct LivePluginTests {
     private func endpoint(
         _ base: URL, _ path: String, query: Parameters = [:], method: HTTPMethod = .get,
         headers: [String: String] = [:]
-    ) -> Endpoint {
-        var target = Endpoint()
+    ) -> TestTarget {
+        var target = TestTarget()
         target.baseURL = base
         target.path = path
         target.method = method
@@ -37,7 +37,7 @@ struct LivePluginTests {
         let logger = LoggerPlugin(verbosity: .verbose, includesCurlCommand: true, redaction: redaction, output: lines.sink)
         let compact = LoggerPlugin(redaction: redaction, output: lines.sink)
         let capture = CapturePlugin(redaction: redaction)
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [logger, compact, capture])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [logger, compact, capture])
         let headers = ["Authorization": "Bearer Bearer-live-s3cret", "Cookie": "sid=live-cookie-s3cret", "X-Api-Key": "live-custom-s3cret"]
         // httpbin echoes request headers and query items back in its JSON bodies.
         let echoedHeaders = try await provider.request(endpoint(httpbin, "/headers", headers: headers))
@@ -65,7 +65,7 @@ struct LivePluginTests {
     @Test(.liveServers) func harOfLiveExchangesParsesBackFieldByField() async throws {
         let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let capture = CapturePlugin()
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [capture])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [capture])
         _ = try await provider.request(endpoint(httpbin, "/get", query: ["q": "net kit"]))
         var post = endpoint(httpbin, "/post", method: .post)
         post.content = .json(["name": "NetKit"])
@@ -134,7 +134,7 @@ struct LivePluginTests {
     @Test(.liveServers) func retriesHTTPBin503UpToMaxRetriesThenFails() async throws {
         let httpbin = try TestServers.require("NETKIT_HTTPBIN_URL")
         let clock = AttemptClock()
-        let provider = Provider<Endpoint>(
+        let provider = Provider<TestTarget>(
             transport: URLSessionTransport(),
             plugins: [clock, RetryPlugin(baseDelay: .milliseconds(10))])
         await #expect {
@@ -146,7 +146,7 @@ struct LivePluginTests {
     @Test(.liveServers) func flakyEndpointSucceedsAfterRetries() async throws {
         let fault = try TestServers.require("NETKIT_FAULT_URL")
         let clock = AttemptClock()
-        let provider = Provider<Endpoint>(
+        let provider = Provider<TestTarget>(
             transport: URLSessionTransport(), plugins: [clock, RetryPlugin(maxRetries: 3)],
             configuration: ProviderConfiguration(maxAttempts: 5))
         let response = try await provider.request(endpoint(fault, "/flaky", query: ["key": Self.key(), "fail": 2]))
@@ -161,7 +161,7 @@ struct LivePluginTests {
         let clock = AttemptClock()
         // The backoff alone would be at most 1 ms: any longer wait comes from Retry-After.
         let retry = RetryPlugin(maxRetries: 1, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [clock, retry])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [clock, retry])
         _ = try? await provider.request(endpoint(fault, path, query: ["n": 1]))
         #expect(clock.attempts == 2)
         let gap = try #require(clock.gaps.first)
@@ -172,7 +172,7 @@ struct LivePluginTests {
         let fault = try TestServers.require("NETKIT_FAULT_URL")
         let clock = AttemptClock()
         let retry = RetryPlugin(maxRetries: 1, maxRetryAfter: .milliseconds(100))
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [clock, retry])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [clock, retry])
         _ = try? await provider.request(endpoint(fault, "/retry-after/seconds", query: ["n": 30, "status": 429]))
         #expect(clock.attempts == 2)
         let gap = try #require(clock.gaps.first)
@@ -184,14 +184,14 @@ struct LivePluginTests {
     @Test(.liveServers) func fiftyConcurrentRequestsShareOneTokenRefreshOnTheFaultServer() async throws {
         let fault = try TestServers.require("NETKIT_FAULT_URL")
         let key = Self.key()
-        let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
+        let tokenProvider = Provider<TestTarget>(transport: URLSessionTransport())
         let tokenEndpoint = endpoint(fault, "/auth/token", query: ["key": key], method: .post)
         let auth = AuthPlugin(
             token: { "never-issued" },
             refresh: {
                 try await tokenProvider.request(tokenEndpoint, as: [String: String].self, atKeyPath: nil)["token"] ?? ""
             })
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [auth])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [auth])
         let protected = endpoint(fault, "/auth/protected", query: ["key": key])
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 {
@@ -211,10 +211,10 @@ struct LivePluginTests {
 
     @Test(.liveServers) func aFailingRefreshEndpointFailsRequestsWithAnAuthError() async throws {
         let fault = try TestServers.require("NETKIT_FAULT_URL")
-        let tokenProvider = Provider<Endpoint>(transport: URLSessionTransport())
+        let tokenProvider = Provider<TestTarget>(transport: URLSessionTransport())
         let broken = endpoint(fault, "/status/500", method: .post)
         let auth = AuthPlugin(token: { "never-issued" }, refresh: { try await tokenProvider.request(broken).string() ?? "" })
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [auth])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [auth])
         await #expect {
             _ = try await provider.request(endpoint(fault, "/auth/protected", query: ["key": Self.key()]))
         } throws: { error in
@@ -235,7 +235,7 @@ struct LivePluginTests {
         let tls = try TestServers.require("NETKIT_TLS_URL")
         let pin = try TestServers.requireValue("NETKIT_TLS_PIN")
         let plugin = PinningPlugin([try .init(host: tls.host ?? "127.0.0.1", keyHashes: [pin])])
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [plugin])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [plugin])
         await #expect {
             _ = try await provider.request(endpoint(tls, "/small.json"))
         } throws: { error in
@@ -250,7 +250,7 @@ struct LivePluginTests {
         let transport = URLSessionTransport()
         var flaky = URLComponents(url: fault.appendingPathComponent("flaky"), resolvingAgainstBaseURL: false)!
         flaky.queryItems = [URLQueryItem(name: "key", value: key), URLQueryItem(name: "fail", value: "0")]
-        let pinned = Request(url: flaky.url!, tls: TLSPolicy(pinnedKeyHashes: [PinningPluginTests.certificatePin]), target: Endpoint())
+        let pinned = Request(url: flaky.url!, tls: TLSPolicy(pinnedKeyHashes: [PinningPluginTests.certificatePin]), target: TestTarget())
         await #expect {
             _ = try await transport.send(pinned)
         } throws: { error in
@@ -258,7 +258,7 @@ struct LivePluginTests {
             return true
         }
         // The fault server counts requests per key: the pinned one must not have arrived.
-        let response = try await transport.send(Request(url: flaky.url!, target: Endpoint()))
+        let response = try await transport.send(Request(url: flaky.url!, target: TestTarget()))
         let body = try JSONSerialization.jsonObject(with: response.data) as? [String: Any]
         #expect(body?["attempts"] as? Int == 1)
     }

@@ -16,9 +16,9 @@ struct LoggerFormatterTests {
                 case .failure(let error): "ERR \(error.code) \(request.url.path)"
                 }
             })
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [LoggerPlugin(formatter: formatter, output: lines.sink)])
-        _ = try await provider.request(Endpoint())
-        var failing = Endpoint()
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [LoggerPlugin(formatter: formatter, output: lines.sink)])
+        _ = try await provider.request(TestTarget())
+        var failing = TestTarget()
         failing.sampleResponse = SampleResponse(statusCode: 503)
         _ = try? await provider.request(failing)
         #expect(lines.all == ["REQ GET /items #1", "RES 200 /items", "REQ GET /items #1", "ERR unacceptableStatus /items"])
@@ -27,10 +27,10 @@ struct LoggerFormatterTests {
     @Test func aClosureLeftNilKeepsTheBuiltInLineAndVerboseDetailsFollow() async throws {
         let lines = Lines()
         let formatter = LoggerPlugin.Formatter(response: { result, _ in "done: \((try? result.get())?.statusCode ?? 0)" })
-        var target = Endpoint()
+        var target = TestTarget()
         target.sampleResponse = .json(#"{"ok":true}"#)
         let logger = LoggerPlugin(verbosity: .verbose, formatter: formatter, output: lines.sink)
-        _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [logger]).request(target)
+        _ = try await Provider<TestTarget>(transport: StubTransport(), plugins: [logger]).request(target)
         #expect(lines.all.count == 2)
         #expect(lines.all[0] == "→ GET https://api.example.com/items attempt=1")
         #expect(lines.all[1].hasPrefix("done: 200\n  Content-Type: application/json"))
@@ -40,10 +40,10 @@ struct LoggerFormatterTests {
     @Test func theDefaultFormatterWritesTodaysLines() async throws {
         let plain = Lines()
         let formatted = Lines()
-        let provider = Provider<Endpoint>(
+        let provider = Provider<TestTarget>(
             transport: StubTransport(),
             plugins: [LoggerPlugin(output: plain.sink), LoggerPlugin(formatter: .default, output: formatted.sink)])
-        _ = try await provider.request(Endpoint())
+        _ = try await provider.request(TestTarget())
         #expect(formatted.all[0] == plain.all[0])
         #expect(formatted.all[1].hasPrefix("← 200 GET https://api.example.com/items "))
     }
@@ -72,7 +72,7 @@ struct LoggerFormatterTests {
         for verbosity in [LoggerPlugin.Verbosity.compact, .verbose] {
             for status in [200, 401] {
                 let lines = Lines()
-                var target = Endpoint()
+                var target = TestTarget()
                 target.baseURL = URL(string: "https://ann:pa55@api.example.com")!
                 target.method = .post
                 target.content = .withQuery(.json(["password": "body-secret", "name": "visible"]), ["access_token": "query-secret", "page": "2"])
@@ -84,7 +84,7 @@ struct LoggerFormatterTests {
                 let logger = LoggerPlugin(
                     verbosity: verbosity, includesCurlCommand: true, redaction: .default.adding(headers: ["x-api-key"]),
                     formatter: formatter, output: lines.sink)
-                _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [logger]).request(target)
+                _ = try? await Provider<TestTarget>(transport: StubTransport(), plugins: [logger]).request(target)
                 let text = lines.joined
                 #expect(text.contains("REQ https://api.example.com/items?access_token=%3Credacted%3E&page=2"))
                 #expect(text.contains("RES "))

@@ -8,8 +8,8 @@ import NetTestSupport
 struct LoggerPluginTests {
     @Test func compactModeWritesOneLinePerRequestAndPerResponse() async throws {
         let lines = Lines()
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [LoggerPlugin(output: lines.sink)])
-        var target = Endpoint()
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [LoggerPlugin(output: lines.sink)])
+        var target = TestTarget()
         target.sampleResponse = .json(#"{"ok":true}"#)
         _ = try await provider.request(target)
         #expect(lines.all.count == 2)
@@ -26,8 +26,8 @@ struct LoggerPluginTests {
             Response(statusCode: calls.increment() == 1 ? 503 : 200, request: request)
         }
         let retry = RetryPlugin(baseDelay: .zero, jitter: false)
-        let provider = Provider<Endpoint>(transport: transport, plugins: [LoggerPlugin(output: lines.sink), retry])
-        _ = try await provider.request(Endpoint())
+        let provider = Provider<TestTarget>(transport: transport, plugins: [LoggerPlugin(output: lines.sink), retry])
+        _ = try await provider.request(TestTarget())
         #expect(lines.all.count == 4)
         #expect(lines.all[1].hasPrefix("← 503 ") && lines.all[1].contains("attempt=1") && lines.all[1].hasSuffix("(status not accepted)"))
         #expect(lines.all[2] == "→ GET https://api.example.com/items attempt=2")
@@ -46,15 +46,15 @@ struct LoggerPluginTests {
             func willSend(_ request: Request) async -> SendAction { .stop(reason: "offline") }
         }
         let lines = Lines()
-        _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [LoggerPlugin(output: lines.sink), Answering()])
-            .request(Endpoint())
+        _ = try await Provider<TestTarget>(transport: StubTransport(), plugins: [LoggerPlugin(output: lines.sink), Answering()])
+            .request(TestTarget())
         #expect(lines.all.count == 1)
         #expect(lines.all[0].contains("← 200 GET") && lines.all[0].contains("source=cache"))
 
         let stopped = Lines()
         await #expect(throws: NetworkError.self) {
-            try await Provider<Endpoint>(transport: StubTransport(), plugins: [LoggerPlugin(output: stopped.sink), Stopping()])
-                .request(Endpoint())
+            try await Provider<TestTarget>(transport: StubTransport(), plugins: [LoggerPlugin(output: stopped.sink), Stopping()])
+                .request(TestTarget())
         }
         #expect(stopped.all.count == 2)
         #expect(stopped.all[1].hasPrefix("← ERROR GET") && stopped.all[1].contains("offline"))
@@ -68,7 +68,7 @@ struct LoggerPluginTests {
         }
         let lines = Lines()
         let transport = stub { _ in throw NetworkError.connectionFailed(host: "api.example.com", reason: "refused") }
-        _ = try await Provider<Endpoint>(transport: transport, plugins: [LoggerPlugin(output: lines.sink), Recovering()]).request(Endpoint())
+        _ = try await Provider<TestTarget>(transport: transport, plugins: [LoggerPlugin(output: lines.sink), Recovering()]).request(TestTarget())
         #expect(lines.all.count == 2)
         #expect(lines.all[1].hasPrefix("← ERROR GET https://api.example.com/items") && lines.all[1].contains("refused"))
     }
@@ -77,7 +77,7 @@ struct LoggerPluginTests {
         let secrets = ["s3cr3t-token", "cookie-value-1", "query-secret", "custom-secret", "set-cookie-secret"]
         for verbosity in [LoggerPlugin.Verbosity.compact, .verbose] {
             let lines = Lines()
-            var target = Endpoint()
+            var target = TestTarget()
             target.method = .post
             target.content = .withQuery(.json(["token": "s3cr3t-token", "name": "visible"]), ["access_token": "query-secret", "page": "2"])
             target.headers = ["Authorization": "Bearer s3cr3t-token", "Cookie": "session=cookie-value-1", "X-Api-Key": "custom-secret"]
@@ -87,7 +87,7 @@ struct LoggerPluginTests {
             let logger = LoggerPlugin(
                 verbosity: verbosity, includesCurlCommand: true,
                 redaction: .default.adding(headers: ["x-api-key"]), output: lines.sink)
-            _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [logger]).request(target)
+            _ = try? await Provider<TestTarget>(transport: StubTransport(), plugins: [logger]).request(target)
             let text = lines.joined
             #expect(!text.isEmpty)
             for secret in secrets {
@@ -105,13 +105,13 @@ struct LoggerPluginTests {
 
     @Test func verboseModePrettyPrintsJSONTruncatesAndSummarisesBinary() async throws {
         let lines = Lines()
-        var json = Endpoint()
+        var json = TestTarget()
         json.sampleResponse = .json(#"{"b":[1,2],"a":"x"}"#)
-        var long = Endpoint()
+        var long = TestTarget()
         long.sampleResponse = SampleResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], data: Data(String(repeating: "x", count: 100).utf8))
-        var binary = Endpoint()
+        var binary = TestTarget()
         binary.sampleResponse = SampleResponse(statusCode: 200, headers: ["Content-Type": "image/png"], data: Data([0x89, 0x50, 0x00, 0xFF]))
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [LoggerPlugin(verbosity: .verbose, bodyLimit: 40, output: lines.sink)])
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [LoggerPlugin(verbosity: .verbose, bodyLimit: 40, output: lines.sink)])
         _ = try await provider.request(json)
         _ = try await provider.request(long)
         _ = try await provider.request(binary)
@@ -123,10 +123,10 @@ struct LoggerPluginTests {
 
     @Test func curlCommandReproducesMethodHeadersBodyAndURL() async throws {
         let lines = Lines()
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .put
         target.content = .data(Data("it's".utf8), contentType: "text/plain")
-        _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [LoggerPlugin(includesCurlCommand: true, output: lines.sink)])
+        _ = try await Provider<TestTarget>(transport: StubTransport(), plugins: [LoggerPlugin(includesCurlCommand: true, output: lines.sink)])
             .request(target)
         #expect(lines.all[0].hasSuffix("\ncurl -X 'PUT' -H 'Content-Type: text/plain' --data-binary 'it'\\''s' 'https://api.example.com/items'"))
     }

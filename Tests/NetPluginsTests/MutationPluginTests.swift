@@ -19,13 +19,13 @@ struct MutationPluginTests {
         let mirror = MutationPlugin.rewritingURL { url in
             URL(string: url.absoluteString.replacingOccurrences(of: "api.example.com", with: "mirror.example.com"))!
         }
-        _ = try await Provider<Endpoint>(transport: transport, plugins: [signer, mirror]).request(Endpoint())
+        _ = try await Provider<TestTarget>(transport: transport, plugins: [signer, mirror]).request(TestTarget())
         #expect(sent.all == ["https://mirror.example.com/items sig-GET-/items"])
     }
 
     @Test func addingHeadersSeesTheRequest() async throws {
         let plugin = MutationPlugin.addingHeaders { request in ["X-Attempt": "\(request.attempt)", "X-Trace": "t1"] }
-        let response = try await Provider<Endpoint>(transport: StubTransport(), plugins: [plugin]).request(Endpoint())
+        let response = try await Provider<TestTarget>(transport: StubTransport(), plugins: [plugin]).request(TestTarget())
         #expect(response.request.headers["X-Attempt"] == "1" && response.request.headers["X-Trace"] == "t1")
     }
 
@@ -37,7 +37,7 @@ struct MutationPluginTests {
         }
         let plugin = MutationPlugin(name: "Signer", request: { _ in throw NoKey() })
         await #expect {
-            _ = try await Provider<Endpoint>(transport: transport, plugins: [plugin]).request(Endpoint())
+            _ = try await Provider<TestTarget>(transport: transport, plugins: [plugin]).request(TestTarget())
         } throws: { error in
             guard case .pluginFailed("Signer", let reason, let underlying)? = error as? NetworkError else { return false }
             return reason.contains("NoKey") && (error as? NetworkError)?.underlyingError is NoKey && underlying is NoKey
@@ -55,12 +55,12 @@ struct MutationPluginTests {
             guard case .failure(.unacceptableStatus(let response)) = result, response.statusCode == 404 else { return result }
             return .success(Response(statusCode: 200, data: Data("[]".utf8), request: request))
         })
-        var missing = Endpoint()
+        var missing = TestTarget()
         missing.sampleResponse = SampleResponse(statusCode: 404)
-        let provider = Provider<Endpoint>(transport: StubTransport(), plugins: [thief, unwrap])
-        #expect(try await provider.request(Endpoint()).string() == "unwrapped")
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [thief, unwrap])
+        #expect(try await provider.request(TestTarget()).string() == "unwrapped")
         #expect(try await provider.request(missing).string() == "unwrapped")
-        let alone = Provider<Endpoint>(transport: StubTransport(), plugins: [thief])
+        let alone = Provider<TestTarget>(transport: StubTransport(), plugins: [thief])
         #expect(try await alone.request(missing).string() == "[]")
     }
 }

@@ -29,9 +29,9 @@ struct PinningPluginTests {
             seen.sink(request.tls.map { $0.pinnedKeyHashes.joined(separator: ",") } ?? "none")
             return Response(statusCode: 200, request: request)
         }
-        var target = Endpoint()
+        var target = TestTarget()
         target.baseURL = URL(string: url)!
-        let response = try await Provider<Endpoint>(transport: transport, plugins: [plugin]).request(target)
+        let response = try await Provider<TestTarget>(transport: transport, plugins: [plugin]).request(target)
         #expect(seen.all.count == 1)
         return response.request.tls
     }
@@ -173,10 +173,10 @@ struct PinningPluginTests {
             let sent: Counter
             func succeed(_ response: Response, for request: Request) async -> SucceedAction { sent.increment(); return .proceed }
         }
-        var target = Endpoint()
+        var target = TestTarget()
         // Nothing listens on port 9 (discard); a request that were sent would fail with a connection error instead.
         target.baseURL = URL(string: "https://127.0.0.1:9")!
-        let provider = Provider<Endpoint>(transport: URLSessionTransport(), plugins: [plugin, Watch(sent: sent)])
+        let provider = Provider<TestTarget>(transport: URLSessionTransport(), plugins: [plugin, Watch(sent: sent)])
         do {
             _ = try await provider.request(target)
             Issue.record("a pinned request through URLSessionTransport succeeded")

@@ -1,6 +1,7 @@
 import Foundation
 import NetCore
 import NetPlugins
+import NetTestSupport
 import Testing
 
 /// The shared redaction model (`SecretRedactor`, NetCore's package API) on its own, without a
@@ -11,7 +12,7 @@ struct RedactionModelTests {
     private let placeholder = SecretRedactor.placeholder
 
     private func request(_ url: String, headers: HTTPHeaders = [:], body: RequestBody = .none) -> Request {
-        var request = Request(url: URL(string: url)!, target: Endpoint())
+        var request = Request(url: URL(string: url)!, target: TestTarget())
         request.headers = headers
         request.body = body
         return request

@@ -15,7 +15,7 @@ struct ReplayTransportTests {
     private func request(_ method: HTTPMethod = .get, _ url: String, headers: HTTPHeaders = [:], body: String? = nil) -> Request {
         Request(
             method: method, url: URL(string: url)!, headers: headers, body: body.map { .data(Data($0.utf8)) } ?? .none,
-            target: Endpoint())
+            target: TestTarget())
     }
 
     private func send(_ transport: ReplayTransport, _ request: Request) async throws(NetworkError) -> Response {
@@ -33,8 +33,8 @@ struct ReplayTransportTests {
     private func target(
         _ path: String, method: HTTPMethod = .get, content: RequestContent = .plain,
         headers: [String: String] = [:]
-    ) -> Endpoint {
-        var target = Endpoint()
+    ) -> TestTarget {
+        var target = TestTarget()
         target.baseURL = URL(string: "https://api.example.com")!
         target.path = path
         target.method = method
@@ -149,7 +149,7 @@ struct ReplayTransportTests {
             let answer = String(decoding: body, as: UTF8.self).contains("alpha") ? "A" : "B"
             return Response(statusCode: 200, data: Data(answer.utf8), request: request)
         }
-        let recorder = Provider<Endpoint>(transport: transport, plugins: [capture])
+        let recorder = Provider<TestTarget>(transport: transport, plugins: [capture])
         _ = try await recorder.request(target("/rpc", method: .post, content: .json(["op": "alpha"])))
         _ = try await recorder.request(target("/rpc", method: .post, content: .json(["op": "beta"])))
 
@@ -159,7 +159,7 @@ struct ReplayTransportTests {
             return request.url.path == recorded.url.path && live.contains("beta") == stored.contains("beta")
         }
         let replay = try ReplayTransport(harData: try capture.harData(), matching: byOperation)
-        let provider = Provider<Endpoint>(transport: replay)
+        let provider = Provider<TestTarget>(transport: replay)
         #expect(try await provider.request(target("/rpc", method: .post, content: .json(["op": "beta"]))).string() == "B")
         #expect(try await provider.request(target("/rpc", method: .post, content: .json(["op": "alpha"]))).string() == "A")
     }
@@ -185,7 +185,7 @@ struct ReplayTransportTests {
                 data: Data(#"{"call":\#(call),"path":"\#(request.url.path)"}"#.utf8), request: request, source: .network)
         }
         let recording = try ReplayTransport(har: file, mode: .recordWhenMissing(transport: real, to: file))
-        let provider = Provider<Endpoint>(transport: recording)
+        let provider = Provider<TestTarget>(transport: recording)
         let first = try await provider.request(target("/users", content: .query(["page": 1, "per": 20])))
         let second = try await provider.request(target("/users", content: .query(["page": 1, "per": 20])))
         let order = try await provider.request(target("/orders", method: .post, content: .json(["sku": "R-42"])))
@@ -197,12 +197,12 @@ struct ReplayTransportTests {
 
         // A second run in record mode finds everything and sends nothing.
         let rerun = try ReplayTransport(har: file, mode: .recordWhenMissing(transport: real, to: file))
-        _ = try await Provider<Endpoint>(transport: rerun).request(target("/users", content: .query(["per": 20, "page": 1])))
+        _ = try await Provider<TestTarget>(transport: rerun).request(target("/users", content: .query(["per": 20, "page": 1])))
         #expect(calls.count == 3)
 
         // Replay only: the same answers, in order, from the file alone.
         let replay = try ReplayTransport(har: file)
-        let replayed = Provider<Endpoint>(transport: replay)
+        let replayed = Provider<TestTarget>(transport: replay)
         #expect(try await replayed.request(target("/users", content: .query(["per": 20, "page": 1]))).string() == #"{"call":1,"path":"/users"}"#)
         #expect(try await replayed.request(target("/users", content: .query(["page": 1, "per": 20]))).string() == #"{"call":2,"path":"/users"}"#)
         let replayedOrder = try await replayed.request(target("/orders", method: .post, content: .json(["sku": "R-42"])))
@@ -238,7 +238,7 @@ struct ReplayTransportTests {
                 data: Data(#"{"echo":"Bearer tok-very-secret-1"}"#.utf8), request: request)
         }
         let recording = try ReplayTransport(har: file, mode: .recordWhenMissing(transport: real, to: file))
-        let provider = Provider<Endpoint>(transport: recording)
+        let provider = Provider<TestTarget>(transport: recording)
         let secretTarget = target(
             "/me", method: .post, content: .withQuery(.json(["password": "pw-hunter2-secret", "name": "ann"]), ["api_key": "key-abc-secret"]),
             headers: ["Authorization": "Bearer tok-very-secret-1"])
@@ -253,7 +253,7 @@ struct ReplayTransportTests {
 
         // Redacted values match anything, so the same call replays (with the body matcher too).
         let replay = try ReplayTransport(har: file, matching: .methodURLAndBody.requiringHeaders(["Authorization"]))
-        let replayed = try await Provider<Endpoint>(transport: replay).request(secretTarget)
+        let replayed = try await Provider<TestTarget>(transport: replay).request(secretTarget)
         #expect(replayed.statusCode == 200 && replayed.source == .stub)
     }
 
@@ -266,7 +266,7 @@ struct ReplayTransportTests {
                 statusCode: call == 1 ? 503 : 200, headers: ["Content-Type": "text/plain"],
                 data: Data("answer \(call)".utf8), request: request, source: .network)
         }
-        let recorder = Provider<Endpoint>(transport: transport, plugins: [capture, RetryPlugin(baseDelay: .zero, jitter: false)])
+        let recorder = Provider<TestTarget>(transport: transport, plugins: [capture, RetryPlugin(baseDelay: .zero, jitter: false)])
         let items = target("/items", content: .query(["filter": "new", "token": "query-secret-9"]))
         _ = try await recorder.request(items)
         _ = try await recorder.request(target("/binary", method: .put, content: .data(Data([0xFF, 0x00, 0xFE]), contentType: "application/octet-stream")))
@@ -274,7 +274,7 @@ struct ReplayTransportTests {
         #expect(!String(decoding: har, as: UTF8.self).contains("query-secret-9"))
 
         let replay = try ReplayTransport(harData: har)
-        let provider = Provider<Endpoint>(transport: replay, plugins: [RetryPlugin(baseDelay: .zero, jitter: false)])
+        let provider = Provider<TestTarget>(transport: replay, plugins: [RetryPlugin(baseDelay: .zero, jitter: false)])
         let replayed = try await provider.request(items)
         #expect(replayed.string() == "answer 2")  // 503 first, retried, then 200: as recorded
         #expect(try await provider.request(target("/binary", method: .put)).string() == "answer 3")
@@ -294,12 +294,12 @@ struct ReplayTransportTests {
         let capture = CapturePlugin()
         let calls = Counter()
         let transport = stub { request in Response(statusCode: 200, data: Data("network \(calls.increment())".utf8), request: request) }
-        let recorder = Provider<Endpoint>(transport: transport, plugins: [capture, CacheOnSecondCall()])
+        let recorder = Provider<TestTarget>(transport: transport, plugins: [capture, CacheOnSecondCall()])
         for _ in 0..<3 { _ = try await recorder.request(target("/feed")) }
 
         let replay = try ReplayTransport(harData: try capture.harData())
         #expect(replay.recordedExchanges.map(\.index) == [0, 2])
-        let provider = Provider<Endpoint>(transport: replay)
+        let provider = Provider<TestTarget>(transport: replay)
         #expect(try await provider.request(target("/feed")).string() == "network 1")
         #expect(try await provider.request(target("/feed")).string() == "network 2")
     }
@@ -318,8 +318,8 @@ struct ReplayTransportTests {
 
     @Test func everyPluginHookRunsOnReplayedResponses() async throws {
         let hooks = HookLog()
-        let provider = Provider<Endpoint>(transport: try browserReplay(), plugins: [hooks])
-        var search = Endpoint()
+        let provider = Provider<TestTarget>(transport: try browserReplay(), plugins: [hooks])
+        var search = TestTarget()
         search.baseURL = URL(string: "https://shop.example.com")!
         search.path = "/static/logo.png"
         let response = try await provider.request(search)
@@ -339,10 +339,10 @@ struct ReplayTransportTests {
                 return .proceed
             }
         }
-        var logo = Endpoint()
+        var logo = TestTarget()
         logo.baseURL = URL(string: "https://shop.example.com")!
         logo.path = "/static/logo.png"
-        let provider = Provider<Endpoint>(transport: try browserReplay(), plugins: [Pinning()])
+        let provider = Provider<TestTarget>(transport: try browserReplay(), plugins: [Pinning()])
         #expect(try await provider.request(logo).data == BrowserHARFixture.pngBytes)
     }
 

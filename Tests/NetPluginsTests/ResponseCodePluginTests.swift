@@ -1,14 +1,15 @@
 import Foundation
 import NetCore
 import NetPlugins
+import NetTestSupport
 import Testing
 
 @Suite("ResponseCodePlugin")
 struct ResponseCodePluginTests {
     private func result(_ body: String, plugin: ResponseCodePlugin = ResponseCodePlugin()) async -> Result<Response, NetworkError> {
-        var target = Endpoint()
+        var target = TestTarget()
         target.sampleResponse = .json(body)
-        do { return .success(try await Provider<Endpoint>(transport: StubTransport(), plugins: [plugin]).request(target)) } catch { return .failure(error) }
+        do { return .success(try await Provider<TestTarget>(transport: StubTransport(), plugins: [plugin]).request(target)) } catch { return .failure(error) }
     }
 
     @Test(arguments: [#"{"code":0,"data":{"id":1}}"#, #"{"code":"0"}"#, #"{"code":0.0}"#, #"[1,2]"#, "plain text", #"{"data":1}"#])
@@ -53,10 +54,10 @@ struct ResponseCodePluginTests {
     }
 
     @Test func failuresAndExcludedRequestsPassUnchanged() async {
-        var target = Endpoint()
+        var target = TestTarget()
         target.sampleResponse = .json(#"{"code":5}"#, statusCode: 500)
         do {
-            _ = try await Provider<Endpoint>(transport: StubTransport(), plugins: [ResponseCodePlugin()]).request(target)
+            _ = try await Provider<TestTarget>(transport: StubTransport(), plugins: [ResponseCodePlugin()]).request(target)
             Issue.record("expected a failure")
         } catch {
             #expect(error.statusCode == 500)

@@ -7,7 +7,7 @@ import NetTestSupport
 @Suite("RetryPlugin")
 struct RetryPluginTests {
     private func run(
-        _ target: Endpoint, statuses: [Int], plugin: RetryPlugin = RetryPlugin(baseDelay: .zero, jitter: false),
+        _ target: TestTarget, statuses: [Int], plugin: RetryPlugin = RetryPlugin(baseDelay: .zero, jitter: false),
         maxAttempts: Int = 10
     ) async -> (Result<Response, NetworkError>, Int) {
         let calls = Counter()
@@ -15,44 +15,44 @@ struct RetryPluginTests {
             let index = calls.increment() - 1
             return Response(statusCode: statuses[min(index, statuses.count - 1)], request: request)
         }
-        let provider = Provider<Endpoint>(transport: transport, plugins: [plugin], configuration: ProviderConfiguration(maxAttempts: maxAttempts))
+        let provider = Provider<TestTarget>(transport: transport, plugins: [plugin], configuration: ProviderConfiguration(maxAttempts: maxAttempts))
         do { return (.success(try await provider.request(target)), calls.count) } catch { return (.failure(error), calls.count) }
     }
 
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retryableStatusesAreRetried(status: Int) async throws {
-        let (result, calls) = await run(Endpoint(), statuses: [status, 200])
+        let (result, calls) = await run(TestTarget(), statuses: [status, 200])
         #expect(calls == 2)
         #expect(try result.get().statusCode == 200)
     }
 
     @Test(arguments: [400, 401, 403, 404, 501])
     func otherStatusesAreNotRetried(status: Int) async {
-        let (_, calls) = await run(Endpoint(), statuses: [status, 200])
+        let (_, calls) = await run(TestTarget(), statuses: [status, 200])
         #expect(calls == 1)
     }
 
     @Test func atMostMaxRetriesAfterTheFirstAttempt() async {
-        let (result, calls) = await run(Endpoint(), statuses: [503])
+        let (result, calls) = await run(TestTarget(), statuses: [503])
         #expect(calls == 3)
         #expect(result.failureStatus == 503)
     }
 
     @Test func providerMaxAttemptsCapsRetries() async {
-        let (_, calls) = await run(Endpoint(), statuses: [503], plugin: RetryPlugin(maxRetries: 5, baseDelay: .zero, jitter: false), maxAttempts: 2)
+        let (_, calls) = await run(TestTarget(), statuses: [503], plugin: RetryPlugin(maxRetries: 5, baseDelay: .zero, jitter: false), maxAttempts: 2)
         #expect(calls == 2)
     }
 
     @Test(arguments: [HTTPMethod.post, .patch])
     func nonIdempotentMethodsAreNotRetriedByDefault(method: HTTPMethod) async {
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = method
         let (_, calls) = await run(target, statuses: [503, 200])
         #expect(calls == 1)
     }
 
     @Test func configuredMethodsAndStatusesAreRetried() async {
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .post
         let plugin = RetryPlugin(baseDelay: .zero, jitter: false, retryableMethods: [.post], retryableStatuses: [418])
         let (_, calls) = await run(target, statuses: [418, 200], plugin: plugin)
@@ -60,7 +60,7 @@ struct RetryPluginTests {
     }
 
     @Test func retryableStatusAcceptedByValidationIsRetriedToo() async {
-        var target = Endpoint()
+        var target = TestTarget()
         target.validation = .none
         let (result, calls) = await run(target, statuses: [503, 200])
         #expect(calls == 2)
@@ -74,14 +74,14 @@ struct RetryPluginTests {
                 if calls.increment() == 1 { throw error }
                 return Response(statusCode: 200, request: request)
             }
-            _ = try? await Provider<Endpoint>(transport: transport, plugins: [RetryPlugin(baseDelay: .zero, jitter: false)]).request(Endpoint())
+            _ = try? await Provider<TestTarget>(transport: transport, plugins: [RetryPlugin(baseDelay: .zero, jitter: false)]).request(TestTarget())
             #expect(calls.count == expectedCalls, "\(error)")
         }
     }
 
     @Test func cancellationIsNeverRetried() async {
         let plugin = RetryPlugin(shouldRetry: { _, _ in true })
-        let action = await plugin.failure(.cancelled, for: Request(url: URL(string: "https://a.example")!, target: Endpoint()))
+        let action = await plugin.failure(.cancelled, for: Request(url: URL(string: "https://a.example")!, target: TestTarget()))
         guard case .proceed = action else { Issue.record("cancellation was retried"); return }
     }
 
@@ -107,7 +107,7 @@ struct RetryPluginTests {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         let plugin = RetryPlugin(maxRetryAfter: .seconds(10), random: { 0 }, now: { now })
         func response(_ value: String) -> Response {
-            Response(statusCode: 503, headers: ["Retry-After": value], request: Request(url: URL(string: "https://a.example")!, target: Endpoint()))
+            Response(statusCode: 503, headers: ["Retry-After": value], request: Request(url: URL(string: "https://a.example")!, target: TestTarget()))
         }
         #expect(plugin.delay(after: 1, response: response("3")) == .seconds(3))
         #expect(plugin.delay(after: 1, response: response("120")) == .seconds(10))

@@ -9,23 +9,23 @@ import NetTestSupport
 @Suite("Secret leaks")
 struct SecretLeakTests {
     /// Everything a verbose logger with cURL commands writes for one request.
-    private func logged(_ target: Endpoint, verbosity: LoggerPlugin.Verbosity = .verbose) async -> String {
+    private func logged(_ target: TestTarget, verbosity: LoggerPlugin.Verbosity = .verbose) async -> String {
         let lines = Lines()
         let logger = LoggerPlugin(verbosity: verbosity, includesCurlCommand: true, output: lines.sink)
-        _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [logger]).request(target)
+        _ = try? await Provider<TestTarget>(transport: StubTransport(), plugins: [logger]).request(target)
         return lines.joined
     }
 
     /// The capture's HAR and a dump of its entries for one request.
-    private func captured(_ target: Endpoint) async throws -> (har: String, entries: [CapturedExchange]) {
+    private func captured(_ target: TestTarget) async throws -> (har: String, entries: [CapturedExchange]) {
         let capture = CapturePlugin()
-        _ = try? await Provider<Endpoint>(transport: StubTransport(), plugins: [capture]).request(target)
+        _ = try? await Provider<TestTarget>(transport: StubTransport(), plugins: [capture]).request(target)
         return (String(decoding: try capture.harData(), as: UTF8.self), capture.exchanges)
     }
 
     @Test("a JSON password never reaches the cURL command (compact and verbose)")
     func jsonPasswordInCurlCommand() async {
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .post
         target.content = .json(["user": "ann", "password": "pw-json-7731"])
         for verbosity in [LoggerPlugin.Verbosity.compact, .verbose] {
@@ -39,7 +39,7 @@ struct SecretLeakTests {
 
     @Test("password= in a form body is redacted in the log and in the HAR")
     func formPassword() async throws {
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .post
         target.content = .form(["user": "ann", "password": "pw-form-5520"])
         let text = await logged(target)
@@ -53,7 +53,7 @@ struct SecretLeakTests {
 
     @Test("a multipart field named like a secret is redacted in the log and in the HAR")
     func multipartSecretField() async throws {
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .post
         target.content = .multipart([
             MultipartPart(name: "user", data: Data("ann".utf8)),
@@ -70,7 +70,7 @@ struct SecretLeakTests {
 
     @Test("user:password@ userinfo never reaches a log line, an error message or the HAR url")
     func userinfoInURL() async throws {
-        var target = Endpoint()
+        var target = TestTarget()
         target.baseURL = URL(string: "https://ann:ui-pass-3390@api.example.com")!
         for verbosity in [LoggerPlugin.Verbosity.compact, .verbose] {
             let text = await logged(target, verbosity: verbosity)
@@ -86,14 +86,14 @@ struct SecretLeakTests {
             #expect(request.url.password == "ui-pass-3390", "the request must carry the userinfo for this test to mean anything")
             throw NetworkError.connectionFailed(host: "api.example.com", reason: "refused for \(request.url.absoluteString)")
         }
-        _ = try? await Provider<Endpoint>(transport: transport, plugins: [LoggerPlugin(output: lines.sink)]).request(target)
+        _ = try? await Provider<TestTarget>(transport: transport, plugins: [LoggerPlugin(output: lines.sink)]).request(target)
         #expect(lines.all.count == 2 && lines.all[1].contains("refused for https://api.example.com/items"), "\(lines.all)")
         #expect(!lines.joined.contains("ui-pass-3390"))
     }
 
     @Test("bracketed query names (user[password], token[]) are redacted in the log and the HAR")
     func bracketedQueryNames() async throws {
-        var target = Endpoint()
+        var target = TestTarget()
         target.content = .query(["user": ["name": "ann", "password": "pw-query-1177"], "token": ["tk-array-2288"], "page": 2])
         let text = await logged(target, verbosity: .compact)
         for secret in ["pw-query-1177", "tk-array-2288"] {
@@ -108,7 +108,7 @@ struct SecretLeakTests {
 
     @Test("a credential echoed in a binary (octet-stream) response is not exported verbatim")
     func credentialInBinaryResponse() async throws {
-        var target = Endpoint()
+        var target = TestTarget()
         target.headers = ["Authorization": "Bearer bin-token-6612"]
         let echoed = Data([0x00, 0xFF, 0x10]) + Data("Bearer bin-token-6612".utf8) + Data([0xFE, 0x00])
         target.sampleResponse = SampleResponse(statusCode: 200, headers: ["Content-Type": "application/octet-stream"], data: echoed)
@@ -125,7 +125,7 @@ struct SecretLeakTests {
 
     @Test("a secret value echoed by the server in a text response is scrubbed in log and HAR")
     func bodyFieldEchoedInPlainText() async throws {
-        var target = Endpoint()
+        var target = TestTarget()
         target.method = .post
         target.content = .form(["password": "pw-echo-4410"])
         target.sampleResponse = SampleResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], data: Data("you sent pw-echo-4410".utf8))

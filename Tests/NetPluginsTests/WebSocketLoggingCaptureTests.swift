@@ -11,8 +11,8 @@ struct WebSocketLoggingCaptureTests {
         while let message = try await peer.receive() { peer.send(message) }
     }
 
-    static func chat() -> Endpoint {
-        var target = Endpoint()
+    static func chat() -> TestTarget {
+        var target = TestTarget()
         target.baseURL = URL(string: "wss://chat.example.com")!
         target.path = "/room"
         target.headers = ["Authorization": "Bearer s3cr3t-token"]
@@ -20,7 +20,7 @@ struct WebSocketLoggingCaptureTests {
     }
 
     /// Sends each message, reads its echo, then closes with 1000.
-    static func converse(_ provider: Provider<Endpoint>, _ messages: [WebSocket.Message]) async throws {
+    static func converse(_ provider: Provider<TestTarget>, _ messages: [WebSocket.Message]) async throws {
         let socket = try await provider.webSocket(chat())
         var iterator = socket.messages.makeAsyncIterator()
         for message in messages {
@@ -33,7 +33,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("LoggerPlugin logs the open and the close of a WebSocket, and no message in compact mode")
     func compactLogsOpenAndClose() async throws {
         let lines = Lines()
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [LoggerPlugin(output: lines.sink)])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [LoggerPlugin(output: lines.sink)])
         try await Self.converse(provider, [.text("hello"), .binary(Data([1, 2, 3]))])
         let all = lines.all
         #expect(all.count == 4, "\(all)")
@@ -47,7 +47,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("In verbose mode each message is logged with its direction, kind, size and a redacted preview")
     func verboseLogsRedactedMessages() async throws {
         let lines = Lines()
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [LoggerPlugin(verbosity: .verbose, output: lines.sink)])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [LoggerPlugin(verbosity: .verbose, output: lines.sink)])
         let secretJSON = #"{"token":"abc123","text":"hi"}"#
         try await Self.converse(provider, [.text(secretJSON), .text("my header was s3cr3t-token"), .binary(Data(count: 2048))])
         let messages = lines.all.filter { $0.hasPrefix("⇢") || $0.hasPrefix("⇠") }
@@ -65,7 +65,7 @@ struct WebSocketLoggingCaptureTests {
         struct Broken: Error {}
         let lines = Lines()
         let transport = WebSocketStubTransport { _ in throw NetworkError.connectionLost(reason: "the peer went away") }
-        let socket = try await Provider<Endpoint>(transport: transport, plugins: [LoggerPlugin(output: lines.sink)])
+        let socket = try await Provider<TestTarget>(transport: transport, plugins: [LoggerPlugin(output: lines.sink)])
             .webSocket(Self.chat())
         await #expect(throws: NetworkError.self) { for try await _ in socket.messages {} }
         let last = try #require(lines.all.last)
@@ -76,7 +76,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("CapturePlugin records the messages of a connection in its handshake's entry, redacted, in order")
     func captureRecordsMessages() async throws {
         let capture = CapturePlugin()
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [capture])
         try await Self.converse(provider, [.text(#"{"password":"pw","n":1}"#), .binary(Data([0, 1, 2]))])
         let exchange = try #require(capture.exchanges.first)
         #expect(exchange.statusCode == 101)
@@ -90,7 +90,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("The HAR export carries _webSocketMessages as browsers write them: type, time in seconds, opcode, data")
     func harExportHasWebSocketMessages() async throws {
         let capture = CapturePlugin()
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [capture])
         let before = Date().timeIntervalSince1970
         try await Self.converse(provider, [.text("hi"), .binary(Data([0xFF, 0x00]))])
         let json = try JSONSerialization.jsonObject(with: try capture.harData()) as? [String: Any]
@@ -106,7 +106,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("A connection keeps at most the capture's byte limit of messages and counts the rest in the entry's comment")
     func captureIsBounded() async throws {
         let capture = CapturePlugin(maxBytes: 2 * (5 + WebSocketInbox.messageOverhead))
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [capture])
         try await Self.converse(provider, [.text("12345"), .text("67890")])
         let exchange = try #require(capture.exchanges.first)
         #expect(exchange.webSocketMessages.count == 2)
@@ -117,7 +117,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("Every connection's messages share the capture's one byte limit")
     func captureLimitIsShared() async throws {
         let capture = CapturePlugin(maxBytes: 4 * (5 + WebSocketInbox.messageOverhead))
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [capture])
         for _ in 0..<3 { try await Self.converse(provider, [.text("12345"), .text("67890")]) }
         let kept = capture.exchanges.map(\.webSocketMessages.count)
         #expect(kept == [4, 0, 0], "\(kept)")
@@ -126,7 +126,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("Empty messages count against the limit too, so a flood of them keeps a bounded number")
     func emptyMessagesAreCharged() async throws {
         let capture = CapturePlugin(maxBytes: 10 * WebSocketInbox.messageOverhead)
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [capture])
         try await Self.converse(provider, Array(repeating: .binary(Data()), count: 50))
         #expect(capture.exchanges.first?.webSocketMessages.count == 10)
     }
@@ -134,7 +134,7 @@ struct WebSocketLoggingCaptureTests {
     @Test("A released connection's kept messages give their bytes back once its entry is gone")
     func releasedLogGivesBytesBack() async throws {
         let capture = CapturePlugin(maxBytes: 4 * (5 + WebSocketInbox.messageOverhead))
-        let provider = Provider<Endpoint>(transport: Self.echo, plugins: [capture])
+        let provider = Provider<TestTarget>(transport: Self.echo, plugins: [capture])
         try await Self.converse(provider, [.text("12345")])
         #expect(capture.webSocketBudget.usedBytes == 2 * (5 + WebSocketInbox.messageOverhead))
         capture.clear()
@@ -148,7 +148,7 @@ struct WebSocketLoggingCaptureTests {
         let transport = WebSocketStubTransport(subprotocol: token) { peer in
             while let message = try await peer.receive() { peer.send(message) }
         }
-        let provider = Provider<Endpoint>(transport: transport, plugins: [LoggerPlugin(verbosity: .verbose, output: lines.sink)])
+        let provider = Provider<TestTarget>(transport: transport, plugins: [LoggerPlugin(verbosity: .verbose, output: lines.sink)])
         let socket = try await provider.webSocket(Self.chat(), configuration: WebSocketConfiguration(subprotocols: [token]))
         await socket.close()
         #expect(lines.all.contains { $0.contains("subprotocol=<redacted>") }, "\(lines.all)")

@@ -27,8 +27,8 @@ struct WebSocketReplayTests {
         ["type": type, "time": 1_700_000_000.25, "opcode": opcode, "data": data]
     }
 
-    static func chat(_ url: String = "wss://chat.example.com") -> Endpoint {
-        var target = Endpoint()
+    static func chat(_ url: String = "wss://chat.example.com") -> TestTarget {
+        var target = TestTarget()
         target.baseURL = URL(string: url)!
         target.path = "/room"
         return target
@@ -43,7 +43,7 @@ struct WebSocketReplayTests {
                 Self.message("receive", "AQID", opcode: 2),
                 Self.message("receive", "tick"),
             ]))
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat())
         #expect(socket.response.statusCode == 101)
         var iterator = socket.messages.makeAsyncIterator()
         #expect(try await iterator.next() == .text("welcome"))
@@ -59,7 +59,7 @@ struct WebSocketReplayTests {
     func mismatchedSendFails() async throws {
         let replay = try ReplayTransport(
             harData: try Self.har(messages: [Self.message("send", "hello"), Self.message("receive", "hi")]), name: "chat.har")
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat())
         try await socket.send(.text("goodbye"))
         let error = await #expect(throws: NetworkError.self) { for try await _ in socket.messages {} }
         #expect(error?.code == .invalidResponse)
@@ -70,7 +70,7 @@ struct WebSocketReplayTests {
     func redactedSendMatches() async throws {
         let replay = try ReplayTransport(
             harData: try Self.har(messages: [Self.message("send", #"{"token":"<redacted>"}"#), Self.message("receive", "ok")]))
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat())
         try await socket.send(.text(#"{"token":"live-secret"}"#))
         var iterator = socket.messages.makeAsyncIterator()
         #expect(try await iterator.next() == .text("ok"))
@@ -80,7 +80,7 @@ struct WebSocketReplayTests {
     func missFails() async throws {
         let replay = try ReplayTransport(harData: try Self.har(messages: []))
         let error = await #expect(throws: NetworkError.self) {
-            _ = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat("wss://other.example.com"))
+            _ = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat("wss://other.example.com"))
         }
         #expect(error?.description.contains("no recorded response for GET https://other.example.com/room") == true)
     }
@@ -89,7 +89,7 @@ struct WebSocketReplayTests {
     func recordedRefusal() async throws {
         let replay = try ReplayTransport(harData: try Self.har(messages: [], status: 401))
         let error = await #expect(throws: NetworkError.self) {
-            _ = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+            _ = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat())
         }
         #expect(error?.response?.statusCode == 401)
     }
@@ -98,10 +98,10 @@ struct WebSocketReplayTests {
     func subprotocolMustBeOffered() async throws {
         let replay = try ReplayTransport(harData: try Self.har(messages: [], protocolHeader: "v2"))
         let error = await #expect(throws: NetworkError.self) {
-            _ = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat(), configuration: .init(subprotocols: ["v1"]))
+            _ = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat(), configuration: .init(subprotocols: ["v1"]))
         }
         #expect(error?.description.contains("'v2', which was not offered") == true)
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat(), configuration: .init(subprotocols: ["v2"]))
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat(), configuration: .init(subprotocols: ["v2"]))
         #expect(socket.subprotocol == "v2")
     }
 
@@ -111,7 +111,7 @@ struct WebSocketReplayTests {
         let echo = WebSocketStubTransport { peer in
             while let message = try await peer.receive() { peer.send(message) }
         }
-        let live = try await Provider<Endpoint>(transport: echo, plugins: [capture]).webSocket(Self.chat())
+        let live = try await Provider<TestTarget>(transport: echo, plugins: [capture]).webSocket(Self.chat())
         var liveMessages = live.messages.makeAsyncIterator()
         try await live.send(.text("one"))
         _ = try await liveMessages.next()
@@ -120,7 +120,7 @@ struct WebSocketReplayTests {
         await live.close()
 
         let replay = try ReplayTransport(harData: try capture.harData())
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat())
         var iterator = socket.messages.makeAsyncIterator()
         try await socket.send(.text("one"))
         #expect(try await iterator.next() == .text("one"))
@@ -149,7 +149,7 @@ struct WebSocketReplayTests {
         target.headers = ["Authorization": "Bearer s3cr3t-token"]
         let configuration = WebSocketConfiguration(subprotocols: [Self.tokenProtocol, "v4.channel.k8s.io"])
         let conversation: [WebSocket.Message] = [.text("token s3cr3t-token here"), .binary(Data("xx s3cr3t-token yy".utf8))]
-        let live = try await Provider<Endpoint>(transport: echo, plugins: [capture]).webSocket(target, configuration: configuration)
+        let live = try await Provider<TestTarget>(transport: echo, plugins: [capture]).webSocket(target, configuration: configuration)
         var liveMessages = live.messages.makeAsyncIterator()
         for message in conversation {
             try await live.send(message)
@@ -161,7 +161,7 @@ struct WebSocketReplayTests {
         #expect(!String(decoding: har, as: UTF8.self).contains("dG9rZW4tczNjcjN0"))
 
         let replay = try ReplayTransport(harData: har)
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(target, configuration: configuration)
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(target, configuration: configuration)
         #expect(socket.subprotocol == Self.tokenProtocol)
         var iterator = socket.messages.makeAsyncIterator()
         try await socket.send(conversation[0])
@@ -175,7 +175,7 @@ struct WebSocketReplayTests {
     func redactedSpanStillChecksTheRest() async throws {
         let har = try Self.har(messages: [Self.message("send", "token <redacted> here")])
         let replay = try ReplayTransport(harData: har)
-        let socket = try await Provider<Endpoint>(transport: replay).webSocket(Self.chat())
+        let socket = try await Provider<TestTarget>(transport: replay).webSocket(Self.chat())
         try await socket.send(.text("token abc there"))
         await #expect(throws: NetworkError.self) { for try await _ in socket.messages {} }
     }

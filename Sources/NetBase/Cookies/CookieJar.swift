@@ -127,7 +127,7 @@ public final class CookieJar: Sendable {
 
     /// The `Cookie` header value for a request to `url` (`a=1; b=2`), leaving out the names in
     /// `excluded`; `nil` when no cookie applies. Marks the cookies as used.
-    func cookieHeader(for url: URL, excluding excluded: Set<String> = []) -> String? {
+    package func cookieHeader(for url: URL, excluding excluded: Set<String> = []) -> String? {
         guard let host = CookieDomain.host(of: url) else { return nil }
         let path = CookieDomain.requestPath(of: url), secure = CookieRules.isSecure(url), now = now()
         let cookies = state.withLock { $0.cookies(forHost: host, path: path, secure: secure, now: now, touch: true) }

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// `Provider.cancelAll()` reaches a WebSocket handshake as it reaches any other call.

@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// `Provider.webSocket` on `WebSocketStubTransport`: the handshake through every hook, retries,

@@ -1,8 +1,8 @@
 import Foundation
+import NetTestSupport
 import Testing
 
 @testable import NetBase
-@testable import NetCore
 
 /// `Set-Cookie` fields kept apart by the transport are read whole (RFC 6265 §5.2: a field is one
 /// cookie, commas and all); only a value a transport joined is split again, by a documented guess.

@@ -1,6 +1,5 @@
 import Foundation
-import NetCore
-import NetPlugins
+import NetBase
 import Testing
 
 @Suite("SHA-256 (FIPS 180-4 vectors)")

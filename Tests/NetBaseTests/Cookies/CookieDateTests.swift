@@ -1,8 +1,8 @@
 import Foundation
+import NetTestSupport
 import Testing
 
 @testable import NetBase
-@testable import NetCore
 
 /// The cookie-date algorithm of RFC 6265 §5.1.1 on the forms servers send.
 @Suite("CookieJar: Expires dates")

@@ -1,8 +1,8 @@
 import Foundation
+import NetTestSupport
 import Testing
 
 @testable import NetBase
-@testable import NetCore
 
 /// The storing and sending rules of RFC 6265, one rule per test, on an injected clock.
 @Suite("CookieJar: storing and sending")

@@ -1,8 +1,8 @@
 import Foundation
+import NetTestSupport
 import Testing
 
 @testable import NetBase
-@testable import NetCore
 
 /// `CookieJar(persistingTo:)`: cookies with an expiry survive a new jar, nothing else does, and
 /// no file content can crash the jar or smuggle a control character into a request.

@@ -1,8 +1,8 @@
 import Foundation
+import NetTestSupport
 import Testing
 
 @testable import NetBase
-@testable import NetCore
 
 /// What a hostile server must not achieve with Set-Cookie: cookies for other sites, header
 /// injection, or unbounded memory.

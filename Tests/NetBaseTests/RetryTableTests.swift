@@ -1,5 +1,5 @@
 import Foundation
-import NetCore
+import NetBase
 import Testing
 
 /// `NetworkError.Code`'s retry table: every code in exactly one class, and every user of it agreeing.

@@ -1,5 +1,5 @@
 import Foundation
-import NetCore
+import NetBase
 import Testing
 
 @Suite("HTTPHeaders")
