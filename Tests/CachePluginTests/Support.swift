@@ -18,7 +18,6 @@ struct Endpoint: CacheableTarget {
     var cachesAuthorizedRequests: Bool?
 }
 
-
 /// A clock tests move by hand.
 final class TestClock: Sendable {
     private let date = Locked(Date(timeIntervalSince1970: 1_700_000_000))

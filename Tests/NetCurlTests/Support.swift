@@ -6,7 +6,6 @@ import NetCore
 import NetTestSupport
 import Testing
 
-
 extension Request {
     /// A request for `url` built directly (no provider).
     static func to(
