@@ -131,8 +131,8 @@ struct CallCancellationTests {
         let first = Task { await outcome(cancelled) }
         await entered.wait()
         let second = Task { try await kept.request(TestTarget()) }
-        // Let the second caller join the flight before cancelling the first.
-        try await Task.sleep(for: .milliseconds(50))
+        // The second caller joins the flight before the first is cancelled.
+        while shared.waitingCallers < 2 { await Task.yield() }
         cancelled.cancelAll()
         let firstResult = await first.value
         #expect(firstResult.error?.caseName == "cancelled")

@@ -46,9 +46,17 @@ struct ObserverHookTests {
         #expect(unbuildable.seen.withLock { $0 } == ["1:invalidURL"])
 
         let cancelled = Observer()
-        let slow = Provider<TestTarget>(transport: StubTransport(behavior: .delayed(.seconds(5))), plugins: [cancelled])
+        let sending = Signal()
+        let slow = Provider<TestTarget>(
+            transport: StubTransport(
+                behavior: .custom { request in
+                    sending.fire()
+                    try await Task.sleep(for: .seconds(60))
+                    return Response(statusCode: 200, request: request)
+                }),
+            plugins: [cancelled])
         let task = Task { try await slow.request(TestTarget()) }
-        try await Task.sleep(for: .milliseconds(50))
+        await sending.wait()
         task.cancel()
         _ = await task.result
         #expect(cancelled.seen.withLock { $0 } == ["1:cancelled"])

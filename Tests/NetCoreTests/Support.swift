@@ -5,7 +5,6 @@ import NetTestSupport
 
 // MARK: - Targets
 
-
 /// Two independent target enums, for `AnyTarget`.
 enum UsersAPI: TargetType {
     case user(String)
@@ -181,7 +180,6 @@ func rawQuery(_ url: URL) -> String? {
     guard let mark = text.firstIndex(of: "?") else { return nil }
     return String(text[text.index(after: mark)...])
 }
-
 
 /// Reads a whole body with `BodyStreamReader`, as a transport would.
 func streamedBytes(of body: RequestBody) throws -> Data {

@@ -75,6 +75,9 @@ public struct ProviderConfiguration: Sendable {
     /// decisions, outcomes, ended). Default: none, and then no event is made. Plugins that conform
     /// to ``NetworkEventObserver`` are added by the provider.
     public var eventObservers: [any NetworkEventObserver] = []
+
+    /// The clock deadlines and retry waits run on (tests inject one that moves by hand).
+    package var clock: any NetClock = SystemClock()
     /// The observers a package-trait integration installs (`logger`, `metrics`), by integration
     /// name, so that setting one again replaces it.
     package var integrationObservers: [String: IntegrationObserver] = [:]

@@ -57,7 +57,7 @@ extension Pipeline {
                 finalRequest.report(.retryScheduled(after: delay, reason: result))
                 await abandon(kept, result, finalRequest)
                 // A cancelled call's sleep ends at once (the check below then ends the call).
-                if delay > .zero { try? await Task.sleep(for: delay) }
+                if delay > .zero { try? await configuration.clock.sleep(for: delay) }
                 guard !Task.isCancelled else { return .finished(.failure(.cancelled), finalRequest, kept) }
                 number += 1
                 context = finalRequest.context

@@ -6,7 +6,8 @@ extension Pipeline {
     /// (retries happen before any body byte reaches the reader), then the head goes to the
     /// reader; `didReceive` and `process` run when the body ends.
     func runStream(_ target: any TargetType, options: StreamOptions, head: StreamHead) async {
-        let started = ContinuousClock.now
+        let clock = configuration.clock
+        let started = clock.now
         /// What a streamed attempt keeps: its sink, and whether the body went into it.
         struct Streamed {
             let sink: ResponseBodySink
@@ -33,10 +34,10 @@ extension Pipeline {
         case .notBuilt(let failed):
             head.deliver(.failure(failed.error))
             let result = await plugins.process(.failure(failed.error), for: failed.request)
-            failed.request.reportEnd(result, duration: .now - started)
+            failed.request.reportEnd(result, duration: clock.now - started)
         case .finished(let result, let request, let streamed):
             let final = await finish(result, sink: streamed.sink, bodyInSink: streamed.bodyInSink, request: request, head: head)
-            request.reportEnd(final, duration: .now - started)
+            request.reportEnd(final, duration: clock.now - started)
         }
     }
 

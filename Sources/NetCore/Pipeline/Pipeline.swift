@@ -30,7 +30,8 @@ struct Pipeline: Sendable {
     /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
     /// wait would pass the deadline is not started, so the caller gets the last real result.
     func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
-        let started = ContinuousClock.now
+        let clock = configuration.clock
+        let started = clock.now
         let end = await runAttempts(target) { request, deadline in
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: events) { request in
                 await send(request, progress: events.onProgress)
@@ -42,14 +43,15 @@ struct Pipeline: Sendable {
         case .notBuilt(let failed): (result, request) = (await plugins.process(.failure(failed.error), for: failed.request), failed.request)
         case .finished(let outcome, let last, _): (result, request) = (await plugins.process(outcome, for: last), last)
         }
-        request.reportEnd(result, duration: .now - started)
+        request.reportEnd(result, duration: clock.now - started)
         return result
     }
 
     /// Whether a retry after `attempt` may start: an attempt is left, and waiting `delay` ends
     /// before the call's deadline (or, before the deadline is set, before `request`'s timeout).
     func mayRetry(after attempt: Int, delay: Duration, deadline: ContinuousClock.Instant?, request: Request) -> Bool {
-        attempt < configuration.maxAttempts && ContinuousClock.now + delay < (deadline ?? .now + request.timeout)
+        let now = configuration.clock.now
+        return attempt < configuration.maxAttempts && now + delay < (deadline ?? now + request.timeout)
     }
 
     /// A request that could not be built, and the stand-in request hooks see instead.
@@ -63,7 +65,7 @@ struct Pipeline: Sendable {
     func buildAttempt(
         _ target: any TargetType, id: UUID, attempt: Int, context: RequestContext, storage: CallStorage, observes: Bool = true
     ) async -> Result<Request, BuildFailure> {
-        let call = RequestBuilder.CallIdentity(id: id, attempt: attempt, storage: storage, startedAt: .now)
+        let call = RequestBuilder.CallIdentity(id: id, attempt: attempt, storage: storage, startedAt: configuration.clock.now)
         do {
             return .success(try builder.build(target, call: call, context: context))
         } catch {
@@ -123,12 +125,13 @@ struct Pipeline: Sendable {
         case .respond(let response): return (.success(response), false)
         case .fail(let error): return (.failure(error), false)
         }
+        let clock = configuration.clock
         if let deadline {
-            let remaining = deadline - .now
+            let remaining = deadline - clock.now
             guard remaining > .zero else { return (.failure(.timedOut), false) }
             request.timeout = min(request.timeout, remaining)
         } else {
-            deadline = .now + request.timeout
+            deadline = clock.now + request.timeout
         }
         if let attemptTimeout = configuration.attemptTimeout { request.timeout = min(request.timeout, attemptTimeout) }
         if Task.isCancelled { return (.failure(.cancelled), false) }
@@ -137,7 +140,7 @@ struct Pipeline: Sendable {
         let result = await transport(request)
         // A transport held up past the deadline (a stalled engine, a late completion) must not
         // turn a call its caller already gave up on into a success.
-        if case .success = result, let deadline, ContinuousClock.now > deadline { return (.failure(.timedOut), true) }
+        if case .success = result, let deadline, clock.now > deadline { return (.failure(.timedOut), true) }
         return (result, true)
     }
 

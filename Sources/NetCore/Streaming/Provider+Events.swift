@@ -40,7 +40,7 @@ extension Provider {
                 }
                 reconnects += 1
                 do {
-                    try await Task.sleep(for: delay)
+                    try await configuration.clock.sleep(for: delay)
                 } catch {
                     continuation.finish(throwing: NetworkError.cancelled)
                     return

@@ -36,6 +36,11 @@ public final class DeduplicatingTransport: Transport {
     /// The base transport's capabilities.
     public var capabilities: TransportCapabilities { base.capabilities }
 
+    /// How many callers wait for a shared transfer now (tests wait for a caller to join).
+    package var waitingCallers: Int {
+        flights.withLock { $0.values.reduce(0) { $0 + $1.joinedCount } }
+    }
+
     /// Sends `request`, or joins an identical one already in flight.
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
         guard let key = FlightKey(request, keyHeaders: keyHeaders) else {
@@ -136,6 +141,9 @@ final class Flight: Sendable {
             return outcome.ticket()
         }
     }
+
+    /// How many callers joined and have not left.
+    var joinedCount: Int { state.withLock { $0.joined } }
 
     /// Starts `send` once, whoever calls first.
     func startIfNeeded(_ send: @escaping @Sendable () async throws -> Response) {

@@ -29,6 +29,8 @@ public struct StubTransport: Transport {
     /// The answering behaviour.
     public let behavior: Behavior
     public let capabilities: TransportCapabilities
+    /// The clock `.delayed` waits on (tests inject one that moves by hand).
+    package var clock: any NetClock = SystemClock()
 
     /// Creates a stub.
     /// - Parameters:
@@ -42,7 +44,6 @@ public struct StubTransport: Transport {
 
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
         let started = Date()
-        let clock = ContinuousClock()
         let start = clock.now
         var response: Response
         switch behavior {
@@ -50,7 +51,7 @@ public struct StubTransport: Transport {
             try checkCancellation(request)
             response = try sampleResponse(for: request)
         case .delayed(let delay):
-            do { try await Task.sleep(for: min(delay, request.timeout)) } catch { throw NetworkError.cancelled }
+            do { try await clock.sleep(for: min(delay, request.timeout)) } catch { throw NetworkError.cancelled }
             if delay > request.timeout { throw NetworkError.timedOut }
             response = try sampleResponse(for: request)
         case .custom(let answer):
