@@ -66,6 +66,10 @@
                         return finishWithoutConnection(.success(.answered(response)))
                     }
                     let subprotocol = try handshake.validate(status: 101, headers: response.headers)
+                    if let deflate = try handshake.negotiatedCompression(headers: response.headers) {
+                        machine = WebSocketConnectionStateMachine(
+                            maximumMessageSize: settings.maximumMessageSize, compression: CurlWebSocketDeflate(deflate))
+                    }
                     channel.opened(.success(.upgraded(response, subprotocol: subprotocol, connection: channel)))
                 } catch {
                     curl_easy_cleanup(socket.easy)
