@@ -48,7 +48,8 @@ struct WebSocketCompressionHostileTests {
 
     @Test("A deflate bomb fails at a smaller configured limit too")
     func bombPastConfiguredLimit() async throws {
-        let error = try await failure("deflate-bomb", query: ["mib": "64"], configuration: WebSocketConfiguration(maximumMessageSize: 1 << 20, compression: true))
+        let error = try await failure(
+            "deflate-bomb", query: ["mib": "64"], configuration: WebSocketConfiguration(maximumMessageSize: 1 << 20, compression: true))
         guard case .responseTooLarge(let limit)? = error else {
             Issue.record("expected .responseTooLarge, got \(String(describing: error))")
             return
