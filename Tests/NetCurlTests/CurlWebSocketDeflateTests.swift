@@ -81,6 +81,7 @@
                 (error as? WebSocketProtocolViolation)?.code == .messageTooBig
             }
             #expect(output.count <= limit)
+            #expect(output.capacity <= limit + Deflate.chunkSize, "nor reserves much more")
         }
 
         @Test("Data that is not deflate fails with 1007 naming the problem")

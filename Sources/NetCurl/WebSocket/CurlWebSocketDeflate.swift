@@ -109,6 +109,10 @@
                             .messageTooBig, "a compressed message inflated past the maximum message size of \(limit) bytes")
                         return
                     }
+                    if output.count + produced > output.capacity {
+                        // Doubling, but never past the limit: the array's own growth could reserve twice it.
+                        output.reserveCapacity(min(limit, max(output.capacity * 2, output.count + produced)))
+                    }
                     output += chunk[..<produced]
                     switch code {
                     case Z_OK: continue
