@@ -2,6 +2,8 @@
 
   /deflate-bomb?mib=N      agrees to permessage-deflate, then one compressed binary message of N MiB
                            (default 64) of zeros: about N KiB on the wire
+  /deflate-burst?count=N   agrees, then N compressed binary messages of 1 MiB of zeros each (about 1 KiB
+                           each on the wire, so one read holds dozens), then a close 1000
   /deflate-control-rsv1    agrees, then a ping with RSV1 set (control frames are never compressed)
   /deflate-continuation-rsv1  agrees, then a compressed text message whose continuation frame sets RSV1
   /deflate-unnegotiated    does not agree, then a valid compressed text frame (RSV1) all the same
@@ -16,6 +18,7 @@ import zlib
 
 ANSWERS = {
     "/deflate-bomb": "permessage-deflate",
+    "/deflate-burst": "permessage-deflate",
     "/deflate-control-rsv1": "permessage-deflate",
     "/deflate-continuation-rsv1": "permessage-deflate",
     "/deflate-corrupt": "permessage-deflate",
@@ -60,6 +63,9 @@ def misbehave(route, query, frame):
     """The bytes to send after the 101 for `route`, or None when it is not a deflate path."""
     if route == "/deflate-bomb":
         return frame(0x2, bomb(int(query.get("mib", "64"))), first_extra=RSV1)
+    if route == "/deflate-burst":
+        message = frame(0x2, bomb(1), first_extra=RSV1)
+        return message * int(query.get("count", "64")) + frame(0x8, b"\x03\xe8")
     if route == "/deflate-control-rsv1":
         return frame(0x9, b"ping", first_extra=RSV1)
     if route == "/deflate-continuation-rsv1":

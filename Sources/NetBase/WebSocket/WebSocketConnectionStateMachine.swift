@@ -74,6 +74,15 @@ package struct WebSocketConnectionStateMachine {
     private var utf8 = WebSocketUTF8Validator()
     /// Overrides the frame masking key (tests only; `nil` draws a secure random key per frame).
     package var fixedMaskingKey: [UInt8]?
+    /// The inflated bytes one ``received(_:)`` call produces before it stops between frames,
+    /// leaving the rest buffered (``hasUnreadFrames``): a read of compressed messages cannot
+    /// turn into an unbounded amount of work and memory in one pass.
+    package var inflationPerCall = 1 << 20
+    /// Whether the last ``received(_:)`` stopped at ``inflationPerCall`` with frames still
+    /// buffered: call it again (with no bytes) before reading more, when the reader has room.
+    package private(set) var hasUnreadFrames = false
+    /// What the current ``received(_:)`` call inflated so far.
+    private var inflatedInCall = 0
 
     /// - Parameter compression: permessage-deflate's transformation when the handshake
     ///   negotiated it; `nil` otherwise (RSV1 then fails the connection).
@@ -137,12 +146,19 @@ package struct WebSocketConnectionStateMachine {
         return [.closeTransport, .fail(.connectionLost)]
     }
 
-    /// Bytes read from the socket: every whole frame in them is handled in order.
+    /// Bytes read from the socket: every whole frame in them is handled in order, until
+    /// ``inflationPerCall`` inflated bytes (see ``hasUnreadFrames``).
     package mutating func received(_ bytes: some Collection<UInt8>) -> [Action] {
         guard phase != .closed else { return [] }
         decoder.append(bytes)
         var actions: [Action] = []
+        inflatedInCall = 0
+        hasUnreadFrames = false
         while phase != .closed {
+            if inflatedInCall >= inflationPerCall {
+                hasUnreadFrames = decoder.bufferedByteCount > 0
+                break
+            }
             do {
                 guard let frame = try decoder.nextFrame(dataAllowance: maximumMessageSize - fragments.count) else { break }
                 try handle(frame, into: &actions)
@@ -184,6 +200,7 @@ package struct WebSocketConnectionStateMachine {
         let start = fragments.count
         if fragmentsCompressed, let compression {
             try compression.inflate(frame.payload, isFinal: frame.isFinal, limit: maximumMessageSize, into: &fragments)
+            inflatedInCall += fragments.count - start
         } else {
             fragments += frame.payload
         }

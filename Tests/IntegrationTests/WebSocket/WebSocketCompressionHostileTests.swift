@@ -57,6 +57,16 @@ struct WebSocketCompressionHostileTests {
         #expect(limit == 1 << 20)
     }
 
+    @Test("A burst of small compressed messages that inflate to 1 MiB each arrives whole, a share per pass")
+    func burst() async throws {
+        let socket = try await open("deflate-burst", query: ["count": "64"])
+        let (messages, error) = await socket.collect()
+        #expect(error == nil)
+        #expect(messages.count == 64)
+        #expect(messages.allSatisfy { $0 == .binary(Data(count: 1 << 20)) })
+        #expect(socket.closeCode == .normalClosure)
+    }
+
     @Test(
         "Broken compressed frames fail the connection with the close code named in the error",
         arguments: [

@@ -115,4 +115,15 @@ struct WebSocketCompressedFramesTests {
         let actions = machine.received(frame(0x2, [1, 2, 3], fin: false, rsv1: true) + frame(0x0, [4, 5]))
         #expect(failure(actions)?.code == .messageTooBig)
     }
+    @Test("One call inflates its share and leaves later frames buffered until it is called again")
+    func inflationPerCall() {
+        var machine = machine(Reversing())
+        machine.inflationPerCall = 4
+        let frames = (1...3).map { frame(0x2, [UInt8](repeating: UInt8($0), count: 3), rsv1: true) }.joined()
+        #expect(machine.received(Array(frames)) == [.deliver(.binary(Data([1, 1, 1]))), .deliver(.binary(Data([2, 2, 2])))])
+        #expect(machine.hasUnreadFrames)
+        #expect(machine.received([]) == [.deliver(.binary(Data([3, 3, 3])))])
+        #expect(!machine.hasUnreadFrames)
+        #expect(machine.received([]).isEmpty)
+    }
 }
