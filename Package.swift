@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// NetKit needs no package: Foundation, Dispatch, Synchronization and, on Linux, the system libcurl
-// and its OpenSSL are all it uses by default. The ecosystem integrations are package traits, all
+// NetKit needs no package: Foundation, Dispatch, Synchronization and, on Linux, the system libcurl,
+// its OpenSSL and zlib are all it uses by default. The ecosystem integrations are package traits, all
 // off by default; a package used only under a disabled trait is not even fetched
 // (scripts/check-dependencies).
 //   .package(url: "https://github.com/…/NetKit", from: "…", traits: ["Logging", "Metrics", "Tracing", "OpenAPI"])
@@ -42,11 +42,14 @@ let package = Package(
             dependencies: [
                 "NetBase", .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CCurlOpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CZlib", condition: .when(platforms: [.linux])),
             ]
         ),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The OpenSSL under libcurl, for the pin check inside the TLS handshake (NetCurl/CurlHandshakePins.swift).
         .systemLibrary(name: "CCurlOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // zlib's raw deflate, for the curl WebSocket's permessage-deflate (NetCurl/WebSocket/CurlWebSocketDeflate.swift).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The URLSession transport.
         .target(name: "NetURLSession", dependencies: ["NetBase"]),
         // Provider, the pipeline, streams, stubs and the default transport of the platform; it

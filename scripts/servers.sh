@@ -83,6 +83,10 @@ _netkit_have_libssl_dev() {
   [ -f /usr/include/openssl/ssl.h ]
 }
 
+_netkit_have_zlib_dev() {  # CZlib: the curl WebSocket's permessage-deflate
+  [ -f /usr/include/zlib.h ]
+}
+
 _netkit_have_libcurl_dev() {
   pkg-config --exists libcurl 2>/dev/null || return 1
   local h
@@ -142,6 +146,7 @@ netkit_install_deps() {
   [ "${1:-}" = "--bench" ] && bench=1
   _netkit_have_libcurl_dev || pkgs+=(libcurl4-openssl-dev)
   _netkit_have_libssl_dev || pkgs+=(libssl-dev)
+  _netkit_have_zlib_dev || pkgs+=(zlib1g-dev)
   command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
   command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
   command -v curl >/dev/null 2>&1 || pkgs+=(curl ca-certificates)

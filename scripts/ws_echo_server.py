@@ -13,7 +13,12 @@ Paths:
   /auth         answers 401 unless the request has "Authorization: Bearer fresh"
   /cookie       echoes the request's Cookie header as one text message, then closes
   /burst?count=N&size=S   sends N binary messages of S bytes as fast as the client reads, then closes 1000
-Messages up to 64 MiB are accepted; compression is off (the client offers none).
+  /echo-no-context  /echo with permessage-deflate agreed as server_no_context_takeover and
+                client_no_context_takeover (each message compressed on its own)
+  /echo-window-9    /echo with permessage-deflate agreed with 9-bit windows both ways
+Messages up to 64 MiB (inflated) are accepted. permessage-deflate (RFC 7692) is agreed when the client
+offers it: on /echo with the package's defaults (context takeover, 12-bit windows), on the two paths
+above as they say, nowhere else.
 """
 import asyncio
 import http
@@ -22,6 +27,24 @@ import sys
 from urllib.parse import parse_qs, urlsplit
 
 import websockets
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+DEFLATE_BY_PATH = {
+    "/echo": [ServerPerMessageDeflateFactory(server_max_window_bits=12, client_max_window_bits=12)],
+    "/echo-no-context": [ServerPerMessageDeflateFactory(server_no_context_takeover=True, client_no_context_takeover=True)],
+    "/echo-window-9": [ServerPerMessageDeflateFactory(server_max_window_bits=9, client_max_window_bits=9)],
+}
+
+
+class Protocol(websockets.WebSocketServerProtocol):
+    """Agrees to permessage-deflate per path (DEFLATE_BY_PATH); the package decides per server."""
+
+    async def process_request(self, path, headers):
+        self.netkit_route = urlsplit(path).path
+        return await super().process_request(path, headers)
+
+    def process_extensions(self, headers, available):
+        return super().process_extensions(headers, DEFLATE_BY_PATH.get(getattr(self, "netkit_route", ""), None))
 
 
 async def process_request(path, headers):
@@ -60,6 +83,7 @@ async def main():
     async with websockets.serve(
         handler, "127.0.0.1", port, ssl=context, process_request=process_request,
         subprotocols=["chat", "superchat"], compression=None, max_size=64 * 1024 * 1024, max_queue=16,
+        create_protocol=Protocol,
     ) as server:
         print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
         await asyncio.Future()

@@ -24,12 +24,16 @@ Usage: ws_fault_server.py PORT
   /slow-bytes              the text message "hello" one byte every 200 ms, then a close 1000
   /count-pings             reads the client's frames; after its third ping, sends the text "3 pings"
   /stale-pong              answers the first ping with a pong of another payload, then a close 1000
+  /deflate-*, /other-extension  permessage-deflate peers: see ws_fault_deflate.py
 """
 import asyncio
 import base64
 import hashlib
 import struct
 import sys
+from urllib.parse import parse_qs, urlsplit
+
+import ws_fault_deflate
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -118,6 +122,8 @@ async def handle(reader, writer):
         extra = "Sec-WebSocket-Protocol: mqtt\r\n"
     elif path == "/unoffered-extension":
         extra = "Sec-WebSocket-Extensions: permessage-deflate\r\n"
+    parts = urlsplit(path)
+    extra += ws_fault_deflate.extension_header(parts.path)
     writer.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                   f"Sec-WebSocket-Accept: {accept}\r\n{extra}\r\n").encode())
     try:
@@ -129,8 +135,11 @@ async def handle(reader, writer):
         writer.close()
         return
     reading = asyncio.ensure_future(drain(reader))
+    deflate = ws_fault_deflate.misbehave(parts.path, {k: v[-1] for k, v in parse_qs(parts.query).items()}, frame)
     try:
-        if path == "/masked-frame":
+        if deflate is not None:
+            writer.write(deflate)
+        elif path == "/masked-frame":
             writer.write(frame(0x1, b"masked", masked=True))
         elif path == "/huge-length":
             writer.write(b"\x82\x7f" + struct.pack("!Q", 2**63 - 1))

@@ -6,6 +6,8 @@
     /// ``WebSocketTaskOpening`` and ``URLSessionWebSocketConnection``). On Linux the transport
     /// does not conform: FoundationNetworking's task needs a libcurl with WebSocket support, so
     /// `Provider.webSocket` answers with a clear capability error before anything is sent.
+    /// The task negotiates permessage-deflate (or not) itself: `WebSocketConfiguration.compression`
+    /// does not change what it offers (its `Sec-WebSocket-Extensions` header is the task's own).
     extension URLSessionTransport: WebSocketTransport {
         package func openWebSocket(
             _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration

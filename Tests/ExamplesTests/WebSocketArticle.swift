@@ -35,3 +35,11 @@ func echoesOneMessage() async throws -> WebSocket.Message? {
     await socket.close()
     return echoed
 }
+
+func openCompressed(_ provider: Provider<Live>) async throws -> WebSocket {
+    var configuration = WebSocketConfiguration()
+    configuration.compression = true
+    let socket = try await provider.webSocket(.prices, configuration: configuration)
+    print("agreed:", socket.response.headers["Sec-WebSocket-Extensions"] ?? "no compression")
+    return socket
+}

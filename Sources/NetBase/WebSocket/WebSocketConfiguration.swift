@@ -21,8 +21,20 @@ public struct WebSocketConfiguration: Sendable, Equatable {
     /// How long a close waits for the peer's close frame before the connection is dropped;
     /// 5 seconds by default.
     public var closeTimeout: Duration
-    /// Whether permessage-deflate (RFC 7692) is offered. NetKit does not implement it yet, so
-    /// `true` makes `Provider.webSocket(_:configuration:)` fail with a clear error; off by default.
+    /// Whether permessage-deflate (RFC 7692) is offered; off by default.
+    ///
+    /// On the curl transport the handshake offers
+    /// `permessage-deflate; client_max_window_bits` and reads the server's answer strictly (an
+    /// extension or parameter not offered, a parameter twice or a window size outside 8...15
+    /// fails the handshake with ``NetworkError/invalidResponse(reason:underlying:)``). A server
+    /// may decline: messages then go uncompressed. Once negotiated, messages sent are compressed
+    /// (uncompressed when the server asks for an 8-bit window, which zlib cannot make) and
+    /// compressed messages received are inflated; ``maximumMessageSize`` holds for the inflated
+    /// size, checked while inflating, so a deflate bomb fails with 1009
+    /// (``WebSocket/CloseCode/messageTooBig``), and corrupt deflate data fails with 1007
+    /// (``WebSocket/CloseCode/invalidFramePayloadData``). On Apple platforms
+    /// `URLSessionTransport`'s `URLSessionWebSocketTask` negotiates compression itself and
+    /// ignores this setting.
     public var compression: Bool
 
     /// The largest ``maximumMessageSize`` that counts: 2^62 bytes.

@@ -8,7 +8,12 @@
 /// open is echoed and closes at once; a protocol violation sends a close frame with the code
 /// section 7.4.1 names and closes at once; the end of the byte stream before a close handshake
 /// is an abnormal closure (1006). Nothing happens in `closed`.
-package struct WebSocketConnectionStateMachine: Sendable {
+///
+/// With permessage-deflate negotiated (a ``WebSocketCompression``), a data message whose first
+/// frame sets RSV1 is inflated frame by frame as it arrives, its inflated size held to the
+/// maximum message size and its text checked as UTF-8 after inflation; messages sent are
+/// compressed. Not `Sendable`: the compression's streams belong to the one thread that runs it.
+package struct WebSocketConnectionStateMachine {
     /// Where the connection is.
     package enum Phase: Equatable, Sendable {
         case open
@@ -58,15 +63,33 @@ package struct WebSocketConnectionStateMachine: Sendable {
     /// The peer's close reason once closed by a close frame.
     package private(set) var closeReason: String?
 
-    private var decoder = WebSocketFrameDecoder()
+    private var decoder: WebSocketFrameDecoder
     private var fragmentOpcode: WebSocketFrame.Opcode?
+    /// Whether the message being read is compressed (its first frame set RSV1).
+    private var fragmentsCompressed = false
+    /// The message being read (inflated, when compressed).
     private var fragments: [UInt8] = []
+    /// permessage-deflate, when negotiated.
+    private let compression: (any WebSocketCompression)?
     private var utf8 = WebSocketUTF8Validator()
     /// Overrides the frame masking key (tests only; `nil` draws a secure random key per frame).
     package var fixedMaskingKey: [UInt8]?
+    /// The inflated bytes one ``received(_:)`` call produces before it stops between frames,
+    /// leaving the rest buffered (``hasUnreadFrames``): a read of compressed messages cannot
+    /// turn into an unbounded amount of work and memory in one pass.
+    package var inflationPerCall = 1 << 20
+    /// Whether the last ``received(_:)`` stopped at ``inflationPerCall`` with frames still
+    /// buffered: call it again (with no bytes) before reading more, when the reader has room.
+    package private(set) var hasUnreadFrames = false
+    /// What the current ``received(_:)`` call inflated so far.
+    private var inflatedInCall = 0
 
-    package init(maximumMessageSize: Int) {
+    /// - Parameter compression: permessage-deflate's transformation when the handshake
+    ///   negotiated it; `nil` otherwise (RSV1 then fails the connection).
+    package init(maximumMessageSize: Int, compression: (any WebSocketCompression)? = nil) {
         self.maximumMessageSize = WebSocketConfiguration.clampedMessageSize(maximumMessageSize)
+        self.compression = compression
+        decoder = WebSocketFrameDecoder(compression: compression != nil)
     }
 
     /// Bytes received and not yet read as frames (what the message being read holds is not
@@ -78,11 +101,15 @@ package struct WebSocketConnectionStateMachine: Sendable {
     /// The frame bytes of `message`, or a refusal once a close frame went either way.
     package mutating func send(_ message: WebSocket.Message) -> Result<[UInt8], SendRefusal> {
         guard phase == .open else { return .failure(.closing) }
-        let frame: WebSocketFrame =
+        var frame: WebSocketFrame =
             switch message {
             case .text(let text): WebSocketFrame(opcode: .text, payload: Array(text.utf8))
             case .binary(let data): WebSocketFrame(opcode: .binary, payload: Array(data))
             }
+        if !frame.payload.isEmpty, let compressed = compression?.compress(frame.payload) {
+            frame.payload = compressed
+            frame.isCompressed = true
+        }
         return .success(encode(frame))
     }
 
@@ -119,12 +146,19 @@ package struct WebSocketConnectionStateMachine: Sendable {
         return [.closeTransport, .fail(.connectionLost)]
     }
 
-    /// Bytes read from the socket: every whole frame in them is handled in order.
+    /// Bytes read from the socket: every whole frame in them is handled in order, until
+    /// ``inflationPerCall`` inflated bytes (see ``hasUnreadFrames``).
     package mutating func received(_ bytes: some Collection<UInt8>) -> [Action] {
         guard phase != .closed else { return [] }
         decoder.append(bytes)
         var actions: [Action] = []
+        inflatedInCall = 0
+        hasUnreadFrames = false
         while phase != .closed {
+            if inflatedInCall >= inflationPerCall {
+                hasUnreadFrames = decoder.bufferedByteCount > 0
+                break
+            }
             do {
                 guard let frame = try decoder.nextFrame(dataAllowance: maximumMessageSize - fragments.count) else { break }
                 try handle(frame, into: &actions)
@@ -150,6 +184,7 @@ package struct WebSocketConnectionStateMachine: Sendable {
                 throw WebSocketProtocolViolation(.protocolError, "a new message began inside a fragmented one")
             }
             fragmentOpcode = frame.opcode
+            fragmentsCompressed = frame.isCompressed
             utf8 = WebSocketUTF8Validator()
             try append(frame, into: &actions)
         case .continuation:
@@ -162,10 +197,16 @@ package struct WebSocketConnectionStateMachine: Sendable {
 
     private mutating func append(_ frame: WebSocketFrame, into actions: inout [Action]) throws(WebSocketProtocolViolation) {
         let isText = fragmentOpcode == .text
-        if isText, !utf8.consume(frame.payload) {
+        let start = fragments.count
+        if fragmentsCompressed, let compression {
+            try compression.inflate(frame.payload, isFinal: frame.isFinal, limit: maximumMessageSize, into: &fragments)
+            inflatedInCall += fragments.count - start
+        } else {
+            fragments += frame.payload
+        }
+        if isText, !utf8.consume(fragments[start...]) {
             throw WebSocketProtocolViolation(.invalidFramePayloadData, "a text message was not valid UTF-8")
         }
-        fragments += frame.payload
         guard frame.isFinal else { return }
         if isText, !utf8.isComplete {
             throw WebSocketProtocolViolation(.invalidFramePayloadData, "a text message ended inside a UTF-8 character")
@@ -174,6 +215,7 @@ package struct WebSocketConnectionStateMachine: Sendable {
             isText ? .text(String(decoding: fragments, as: UTF8.self)) : .binary(.init(fragments))
         fragments = []
         fragmentOpcode = nil
+        fragmentsCompressed = false
         actions.append(.deliver(message))
     }
 

@@ -24,11 +24,14 @@ package struct WebSocketFrame: Sendable, Equatable {
     package var opcode: Opcode
     /// The unmasked payload.
     package var payload: [UInt8]
+    /// RSV1 (RFC 7692): the first frame of a message compressed with permessage-deflate.
+    package var isCompressed: Bool
 
-    package init(isFinal: Bool = true, opcode: Opcode, payload: [UInt8] = []) {
+    package init(isFinal: Bool = true, opcode: Opcode, payload: [UInt8] = [], isCompressed: Bool = false) {
         self.isFinal = isFinal
         self.opcode = opcode
         self.payload = payload
+        self.isCompressed = isCompressed
     }
 
     /// A close frame's payload: the code in network byte order, then the UTF-8 reason (cut to fit
@@ -55,7 +58,7 @@ package enum WebSocketFrameEncoder {
         let length = frame.payload.count
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length + 14)
-        bytes.append((frame.isFinal ? 0x80 : 0) | frame.opcode.rawValue)
+        bytes.append((frame.isFinal ? 0x80 : 0) | (frame.isCompressed ? 0x40 : 0) | frame.opcode.rawValue)
         if length < 126 {
             bytes.append(0x80 | UInt8(length))
         } else if length <= 0xFFFF {

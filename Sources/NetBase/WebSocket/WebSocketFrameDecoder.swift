@@ -9,8 +9,13 @@ package struct WebSocketFrameDecoder: Sendable {
     private var start = 0
     /// The header of the frame whose payload is being waited for.
     private var pending: (frame: WebSocketFrame, headerLength: Int, payloadLength: Int)?
+    /// Whether permessage-deflate was negotiated: RSV1 may then mark the first frame of a data
+    /// message (RFC 7692, section 6); on any other frame, or without it, RSV1 fails the connection.
+    private let compression: Bool
 
-    package init() {}
+    package init(compression: Bool = false) {
+        self.compression = compression
+    }
 
     /// Bytes received and not yet returned as frames.
     package var bufferedByteCount: Int { buffer.count - start }
@@ -55,11 +60,16 @@ package struct WebSocketFrameDecoder: Sendable {
         guard bufferedByteCount >= 2 else { return nil }
         let first = buffer[start]
         let second = buffer[start + 1]
-        if first & 0x70 != 0 {
+        let isCompressed = first & 0x40 != 0
+        if first & 0x30 != 0 || (isCompressed && !compression) {
             throw WebSocketProtocolViolation(.protocolError, "a frame set reserved bits no extension was negotiated for")
         }
         guard let opcode = WebSocketFrame.Opcode(rawValue: first & 0x0F) else {
             throw WebSocketProtocolViolation(.protocolError, "a frame used reserved opcode \(first & 0x0F)")
+        }
+        if isCompressed, opcode != .text, opcode != .binary {
+            throw WebSocketProtocolViolation(
+                .protocolError, "a \(opcode.isControl ? "control" : "continuation") frame set RSV1 (only a message's first frame may)")
         }
         if second & 0x80 != 0 {
             throw WebSocketProtocolViolation(.protocolError, "the server sent a masked frame")
@@ -86,6 +96,6 @@ package struct WebSocketFrameDecoder: Sendable {
             throw WebSocketProtocolViolation(
                 .messageTooBig, "a frame header announced \(announced) bytes, past the maximum message size")
         }
-        return (WebSocketFrame(isFinal: isFinal, opcode: opcode), 2 + extra, Int(announced))
+        return (WebSocketFrame(isFinal: isFinal, opcode: opcode, isCompressed: isCompressed), 2 + extra, Int(announced))
     }
 }

@@ -10,12 +10,15 @@ package struct WebSocketHandshake: Sendable, Equatable {
     package let key: String
     /// The subprotocols offered, in order.
     package let subprotocols: [String]
+    /// Whether permessage-deflate (RFC 7692) is offered.
+    package let compression: Bool
 
     /// A handshake with a fresh key (or `key`, for tests).
-    package init(subprotocols: [String], key: String? = nil) {
+    package init(subprotocols: [String], compression: Bool = false, key: String? = nil) {
         var generator = SystemRandomNumberGenerator()
         self.key = key ?? Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
         self.subprotocols = subprotocols
+        self.compression = compression
     }
 
     /// The `Sec-WebSocket-Accept` a server that read `key` answers.
@@ -31,6 +34,7 @@ package struct WebSocketHandshake: Sendable, Equatable {
         result["Sec-WebSocket-Key"] = key
         result["Sec-WebSocket-Version"] = "13"
         result["Sec-WebSocket-Protocol"] = subprotocols.isEmpty ? nil : subprotocols.joined(separator: ", ")
+        result["Sec-WebSocket-Extensions"] = compression ? WebSocketDeflateParameters.offer : nil
         return result
     }
 
@@ -52,9 +56,7 @@ package struct WebSocketHandshake: Sendable, Equatable {
         guard headers["Sec-WebSocket-Accept"]?.trimmingCharacters(in: .whitespaces) == Self.accept(for: key) else {
             throw .invalidResponse(reason: "the WebSocket handshake's Sec-WebSocket-Accept does not match the key sent")
         }
-        if let extensions = headers["Sec-WebSocket-Extensions"], !extensions.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .invalidResponse(reason: "the server chose the WebSocket extension '\(extensions)', which was not offered")
-        }
+        _ = try negotiatedCompression(headers: headers)
         guard let chosen = headers["Sec-WebSocket-Protocol"]?.trimmingCharacters(in: .whitespaces), !chosen.isEmpty else {
             return nil
         }
@@ -62,5 +64,13 @@ package struct WebSocketHandshake: Sendable, Equatable {
             throw .invalidResponse(reason: "the server chose the WebSocket subprotocol '\(chosen)', which was not offered")
         }
         return chosen
+    }
+
+    /// The permessage-deflate parameters a 101's headers agree to, `nil` when the server
+    /// declined (or nothing was offered).
+    /// - Throws: ``NetworkError/invalidResponse(reason:underlying:)`` for an answer
+    ///   ``WebSocketDeflateParameters/negotiate(answer:offered:)`` refuses.
+    package func negotiatedCompression(headers: HTTPHeaders) throws(NetworkError) -> WebSocketDeflateParameters? {
+        try WebSocketDeflateParameters.negotiate(answer: headers["Sec-WebSocket-Extensions"], offered: compression)
     }
 }

@@ -13,7 +13,7 @@ extension Pipeline {
     ) async -> Result<WebSocket, NetworkError> {
         let end = await runAttempts(target) { built, deadline in
             var request = built
-            let handshake = WebSocketHandshake(subprotocols: socketConfiguration.subprotocols)
+            let handshake = WebSocketHandshake(subprotocols: socketConfiguration.subprotocols, compression: socketConfiguration.compression)
             request.headers = handshake.requestHeaders(over: request.headers)
             let opened = Locked<WebSocketOpening?>(nil)
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: PipelineEvents()) { request in
@@ -49,12 +49,6 @@ extension Pipeline {
     ) async -> Result<Response, NetworkError> {
         guard let sockets = transport as? any WebSocketTransport else {
             return .failure(.transport(reason: Self.unsupportedReason(transport)))
-        }
-        if socketConfiguration.compression {
-            return .failure(
-                .invalidRequest(
-                    target: targetDescription(request.target),
-                    reason: "WebSocketConfiguration.compression (permessage-deflate) is not supported yet; nothing was sent"))
         }
         if let refusal = CapabilityCheck.refusal(of: request, by: transport) { return .failure(refusal) }
         let response: Response

@@ -10,7 +10,10 @@
     /// Memory stays bounded: the socket is read only while the reader's inbox has room and
     /// fewer than ``outgoingLimit`` bytes wait to be written (a ping flood whose pongs the peer
     /// does not read stops being read too); a frame's payload is kept only within the maximum
-    /// message size, checked from its header.
+    /// message size, checked from its header. With permessage-deflate, one pass inflates about
+    /// 1 MiB (``WebSocketConnectionStateMachine/inflationPerCall``, or one frame's worth up to
+    /// the maximum message size) and leaves the frames after it buffered until the reader has
+    /// room, so a read of small compressed messages cannot become gigabytes in the inbox.
     final class CurlWebSocketLoop {
         /// Unsent bytes past which the socket is not read (so answers cannot pile up).
         static let outgoingLimit = 1 << 20
@@ -66,6 +69,10 @@
                         return finishWithoutConnection(.success(.answered(response)))
                     }
                     let subprotocol = try handshake.validate(status: 101, headers: response.headers)
+                    if let deflate = try handshake.negotiatedCompression(headers: response.headers) {
+                        machine = WebSocketConnectionStateMachine(
+                            maximumMessageSize: settings.maximumMessageSize, compression: CurlWebSocketDeflate(deflate))
+                    }
                     channel.opened(.success(.upgraded(response, subprotocol: subprotocol, connection: channel)))
                 } catch {
                     curl_easy_cleanup(socket.easy)
@@ -98,6 +105,11 @@
                 var reads = 0
                 while mayRead, reads < 16, machine.phase != .closed {
                     reads += 1
+                    // Compressed frames left over from a pass that inflated its share go first.
+                    if machine.hasUnreadFrames {
+                        perform(machine.received(EmptyCollection()))
+                        continue
+                    }
                     switch socket.receive(into: &buffer) {
                     case .moved(let count): perform(machine.received(buffer[..<count]))
                     case .wouldBlock: reads = .max
