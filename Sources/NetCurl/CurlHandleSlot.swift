@@ -30,7 +30,9 @@
     struct CurlHandleProfile: Equatable {
         /// HTTP/2 over TLS and stream weights apply.
         let isHTTPS: Bool
-        let tls: TLSPolicy?
+        /// The TLS policy's fingerprint: an idle handle keeps no certificate or key of the
+        /// request it ran.
+        let tls: CurlTLSFingerprint?
         /// The proxy the request goes through (credentials included), or `nil` for none.
         let proxy: ProxyServer?
     }
