@@ -11,7 +11,7 @@
     /// thread in ``CurlLoop``; other threads only append commands here and wake the loop.
     final class CurlEngine: TaskExecutor {
         private struct Inbox {
-            var commands: [CurlCommand] = []
+            var commands: [CurlLoopCommand] = []
             /// The loop has stopped; tasks that still prefer it run on the global executor.
             var stopped = false
             /// The loop is (about to be) blocked in `curl_multi_poll`.
@@ -58,7 +58,7 @@
         func transferEnded() { transfers.subtract(1, ordering: .relaxed) }
 
         /// Queues `command`, waking the loop only when it sleeps (a busy loop picks it up anyway).
-        func submit(_ command: CurlCommand) {
+        func submit(_ command: CurlLoopCommand) {
             enum Outcome { case queued, wake, stopped }
             let outcome = inbox.withLock { inbox -> Outcome in
                 if inbox.stopped { return .stopped }
@@ -81,7 +81,7 @@
 
         /// Ends a command the stopped loop will never run: a request fails with `.cancelled`, a
         /// task moves to the global concurrent executor, the rest needs nothing.
-        func settleAfterStop(_ command: CurlCommand) {
+        func settleAfterStop(_ command: CurlLoopCommand) {
             switch command {
             case .start(var job):
                 transferEnded()
@@ -109,7 +109,7 @@
         }
 
         /// Marks the loop stopped and returns what was still queued (loop thread, at shutdown).
-        func stop() -> [CurlCommand] {
+        func stop() -> [CurlLoopCommand] {
             inbox.withLock { inbox in
                 inbox.stopped = true
                 defer { inbox.commands.removeAll() }
@@ -121,7 +121,7 @@
         var hasCommands: Bool { inbox.withLock { !$0.commands.isEmpty } }
 
         /// Takes every queued command (loop thread).
-        func takeCommands() -> [CurlCommand] {
+        func takeCommands() -> [CurlLoopCommand] {
             inbox.withLock { inbox in
                 guard !inbox.commands.isEmpty else { return [] }
                 let commands = inbox.commands

@@ -30,7 +30,9 @@
     struct CurlHandleProfile: Equatable {
         /// HTTP/2 over TLS and stream weights apply.
         let isHTTPS: Bool
-        let tls: TLSPolicy?
+        /// The TLS policy's fingerprint (``CurlTLSFingerprint``), not the policy: an idle handle
+        /// holds no `Data` of the request it ran.
+        let tls: CurlTLSFingerprint?
         /// The proxy the request goes through (credentials included), or `nil` for none.
         let proxy: ProxyServer?
     }

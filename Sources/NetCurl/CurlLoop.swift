@@ -87,7 +87,7 @@
         }
 
         /// Runs queued commands; on shutdown, returns the commands queued behind it.
-        private func handleCommands() -> [CurlCommand]? {
+        private func handleCommands() -> [CurlLoopCommand]? {
             let commands = engine.takeCommands()
             for (index, command) in commands.enumerated() {
                 switch command {
@@ -250,7 +250,7 @@
 
         /// Releases libcurl and settles `leftovers` (commands queued behind `.shutdown`) and
         /// whatever arrives before the engine is marked stopped.
-        private func tearDown(leftovers: [CurlCommand]) {
+        private func tearDown(leftovers: [CurlLoopCommand]) {
             engine.watchdog.stop()
             for command in leftovers + engine.stop() { engine.settleAfterStop(command) }
             for transfer in active.values {

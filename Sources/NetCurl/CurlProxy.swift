@@ -48,14 +48,14 @@
         ) -> NetworkError? {
             let detail = redact(detail, server: server)
             let proxy = server.address
-            switch code.rawValue {
-            case 5:  // CURLE_COULDNT_RESOLVE_PROXY
+            switch code {
+            case CURLE_COULDNT_RESOLVE_PROXY:
                 return .proxyFailed(proxy: proxy, reason: "the proxy's host name could not be resolved (\(detail))")
-            case 7:  // CURLE_COULDNT_CONNECT: with a proxy, only the proxy is connected to
+            case CURLE_COULDNT_CONNECT:  // with a proxy, only the proxy is connected to
                 return .proxyFailed(proxy: proxy, reason: "could not connect to the proxy (\(detail))")
-            case 97:  // CURLE_PROXY: SOCKS handshake or authentication
+            case CURLE_PROXY:  // SOCKS handshake or authentication
                 return .proxyFailed(proxy: proxy, reason: socksReason(detail, server: server, url: transfer.request.url))
-            case 55, 56:  // a CONNECT answered with something other than 2xx
+            case CURLE_SEND_ERROR, CURLE_RECV_ERROR:  // a CONNECT answered with something other than 2xx
                 var status = 0
                 _ = netkit_easy_getinfo_long(transfer.handle.easy, CURLINFO_HTTP_CONNECTCODE, &status)
                 guard status >= 300 || detail.contains("CONNECT") else { return nil }

@@ -20,6 +20,8 @@
         let isHTTPS: Bool
         /// The proxy the request goes through (bypass list applied), or `nil` for none.
         let proxy: ProxyServer?
+        /// The request's TLS policy as the handle pool compares it, or `nil` for none.
+        let tlsFingerprint: CurlTLSFingerprint?
 
         /// Works out `request`'s options; `proxies` is the transport's proxy configuration (the
         /// request's own ``Request/proxy`` replaces it).
@@ -27,6 +29,7 @@
             url = request.url.absoluteString
             isHTTPS = url.utf8.starts(with: "https:".utf8) { ($0 | 0x20) == $1 }
             proxy = (request.proxy ?? proxies)?.proxy(for: request.url)
+            tlsFingerprint = request.tls.map(CurlTLSFingerprint.init)
             method = request.method.rawValue.uppercased()
             if method == "HEAD" {
                 sendsBody = false

@@ -95,6 +95,7 @@
         /// error (56, "tlsv13 alert certificate required" / "tlsv1 alert unknown ca"); under TLS 1.2
         /// it is a handshake error (35, "alert handshake failure" / "alert unknown ca"); an
         /// unusable certificate, key or password is 58; some builds report 98 (CURLE_SSL_CLIENTCERT).
+        /// `code` is the `CURLcode`'s number.
         static func clientCertificateFailure(code: Int, detail: String, host: String, identity: ClientIdentity?) -> NetworkError? {
             let text = detail.lowercased()
             let required =
@@ -105,12 +106,12 @@
                 "the server refused the client certificate (it does not trust the certificate's issuer, or the certificate is expired, revoked or not meant for client authentication)"
             let unusable =
                 "the client certificate or its key could not be used (not PEM / PKCS#12, a wrong password or passphrase, or a key that does not belong to the certificate)"
-            switch code {
-            case 58:  // CURLE_SSL_CERTPROBLEM
+            switch CURLcode(rawValue: UInt32(truncatingIfNeeded: code)) {
+            case CURLE_SSL_CERTPROBLEM:
                 return .tlsFailure(host: host, reason: "\(unusable): \(detail)")
-            case 98:  // CURLE_SSL_CLIENTCERT
+            case CURLE_SSL_CLIENTCERT:
                 return .tlsFailure(host: host, reason: "\(required): \(detail)")
-            case 35, 55, 56:
+            case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
                 guard text.contains("alert"), text.contains("ssl") || text.contains("tls") else { return nil }
                 if text.contains("certificate required") {
                     return .tlsFailure(host: host, reason: "\(required): \(detail)")

@@ -12,7 +12,7 @@
             let easy = handle.easy
             let slot = handle.slot
             slot.transfer = Unmanaged.passUnretained(self)
-            let profile = CurlHandleProfile(isHTTPS: job.head.isHTTPS, tls: request.tls, proxy: job.head.proxy)
+            let profile = CurlHandleProfile(isHTTPS: job.head.isHTTPS, tls: job.head.tlsFingerprint, proxy: job.head.proxy)
             if slot.profile != profile {
                 if slot.profile != nil { curl_easy_reset(easy) }
                 // Until every option below is set, the handle is configured for nothing.
@@ -20,13 +20,13 @@
                 slot.hasProxyHeaders = false
                 setHandleOptions()
                 // A request with a TLS policy may only travel over TLS: pins mean nothing on plain http.
-                _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, profile.tls == nil ? "http,https" : "https")
+                _ = netkit_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, request.tls == nil ? "http,https" : "https")
                 if profile.isHTTPS {
                     _ = netkit_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
                     // Wait for a connection being set up to say whether it multiplexes, instead of opening more.
                     _ = netkit_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
                 }
-                try CurlTLS.apply(profile.tls, to: easy, host: request.host)
+                try CurlTLS.apply(request.tls, to: easy, host: request.host)
                 try CurlProxy.apply(profile.proxy, to: easy)
                 slot.profile = profile
             }

@@ -5,6 +5,11 @@
 
     /// One request on the loop thread: its easy handle's options, the callbacks' state and the
     /// response being assembled. Only the loop thread touches it.
+    ///
+    /// This file holds its state, the response callbacks (headers, body, streams) and the
+    /// completion; the extensions hold its other jobs: `+Options` (the easy handle's options),
+    /// `+Connection` (deadlines, its sockets), `+Upload` (the request body), `+Measurements`
+    /// (progress, timings, byte counts).
     final class CurlTransfer {
         /// The request and who waits for it; the transfer answers through it (``CurlJob/end(_:)``).
         private(set) var job: CurlJob
@@ -38,8 +43,9 @@
         static let yieldEvery = 128 * 1024
         /// The last time a streamed body moved (or was resumed), for the idle timeout.
         private var lastActivity = ContinuousClock.now
-        private var reportedUpload: Int64 = -1
-        private var reportedDownload: Int64 = -1
+        /// The byte counts last forwarded to the progress handler (``reportProgress(downloadTotal:downloaded:uploadTotal:uploaded:)``).
+        var reportedUpload: Int64 = -1
+        var reportedDownload: Int64 = -1
 
         /// The engine, for commands a stream's reader triggers (unpause, cancel). Strong: it runs
         /// this transfer's loop anyway, and a stopped engine ignores late commands.
@@ -239,52 +245,6 @@
             return bytes.count
         }
 
-        /// Fills `buffer` with upload bytes; 0 ends the body.
-        func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-            engine.watchdog.beat()
-            guard let uploadReader else { return 0 }
-            do {
-                return try uploadReader.read(into: buffer)
-            } catch {
-                fail(unreadableBody(error))
-                return Int(CURL_READFUNC_ABORT)
-            }
-        }
-
-        /// Rewinds the upload (libcurl resends a body after a redirect or on a dead reused connection).
-        func seekBody(to offset: Int64) -> Bool {
-            let reader = BodyStreamReader(request.body)
-            var remaining = offset
-            if remaining > 0 {
-                let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
-                defer { scratch.deallocate() }
-                while remaining > 0 {
-                    let slice = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Int(min(Int64(scratch.count), remaining))])
-                    guard let count = try? reader.read(into: slice), count > 0 else { return false }
-                    remaining -= Int64(count)
-                }
-            }
-            uploadReader = reader
-            return true
-        }
-
-        /// Progress from libcurl; forwards changes only.
-        func reportProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) {
-            engine.watchdog.beat()
-            guard let progress = job.progress else { return }
-            if uploaded != reportedUpload, uploaded > 0 || uploadTotal > 0 {
-                reportedUpload = uploaded
-                progress(TransferProgress(direction: .upload, completedBytes: uploaded, totalBytes: uploadTotal > 0 ? uploadTotal : nil))
-            }
-            if downloaded != reportedDownload, downloaded > 0 || downloadTotal > 0 {
-                reportedDownload = downloaded
-                let offset = download?.resumeOffset ?? 0
-                let total = downloadTotal > 0 ? downloadTotal + (download?.appending == true ? offset : 0) : nil
-                let done = downloaded + (download?.appending == true ? offset : 0)
-                progress(TransferProgress(direction: .download, completedBytes: done, totalBytes: total))
-            }
-        }
-
         // MARK: Completion
 
         /// Builds the result once libcurl reports the transfer done with `code`.
@@ -293,7 +253,7 @@
             switch machine.completion(libcurlSucceeded: code == CURLE_OK) {
             case .failed(let recorded):
                 download?.abandon()
-                return .failure(recorded ?? CurlErrors.map(code, transfer: self))
+                return .failure(recorded ?? CurlErrorMapping.map(code, transfer: self))
             case .headersIncomplete:
                 download?.abandon()
                 return .failure(NetworkError.invalidResponse(reason: "the connection closed inside the response headers"))
@@ -329,47 +289,6 @@
             CurlReply.value(of: name, in: rawHeaders)
         }
 
-        func timings() -> CurlTimings {
-            let easy = handle.easy
-            func micros(_ info: CURLINFO) -> Int64 {
-                var value: curl_off_t = 0
-                _ = netkit_easy_getinfo_off_t(easy, info, &value)
-                return Int64(value)
-            }
-            func long(_ info: CURLINFO) -> Int {
-                var value = 0
-                _ = netkit_easy_getinfo_long(easy, info, &value)
-                return value
-            }
-            var address: UnsafeMutableRawPointer?
-            _ = netkit_easy_getinfo_ptr(easy, CURLINFO_PRIMARY_IP, &address)
-            let tcpConnect = micros(CURLINFO_CONNECT_TIME_T)
-            let tlsConnect = micros(CURLINFO_APPCONNECT_TIME_T)
-            return CurlTimings(
-                startDate: startDate, totalMicros: micros(CURLINFO_TOTAL_TIME_T),
-                connectMicros: max(tlsConnect, tcpConnect),
-                firstByteMicros: micros(CURLINFO_STARTTRANSFER_TIME_T),
-                bytesSent: micros(CURLINFO_SIZE_UPLOAD_T), bytesReceived: micros(CURLINFO_SIZE_DOWNLOAD_T),
-                httpVersion: Self.versionName(long(CURLINFO_HTTP_VERSION)),
-                phases: CurlTimings.Phases(
-                    nameLookupMicros: micros(CURLINFO_NAMELOOKUP_TIME_T), tcpConnectMicros: tcpConnect,
-                    tlsConnectMicros: tlsConnect, preTransferMicros: micros(CURLINFO_PRETRANSFER_TIME_T),
-                    newConnections: long(CURLINFO_NUM_CONNECTS),
-                    remoteAddress: address.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) },
-                    remotePort: long(CURLINFO_PRIMARY_PORT))
-            )
-        }
-
-        static func versionName(_ version: Int) -> String? {
-            switch version {
-            case Int(CURL_HTTP_VERSION_1_0): "HTTP/1.0"
-            case Int(CURL_HTTP_VERSION_1_1): "HTTP/1.1"
-            case Int(CURL_HTTP_VERSION_2_0): "HTTP/2"
-            case Int(CURL_HTTP_VERSION_3): "HTTP/3"
-            default: nil
-            }
-        }
-
         /// The status code in `HTTP/1.1 200 OK` or `HTTP/2 200`.
         private static func parseStatus(_ line: Slice<UnsafeRawBufferPointer>) -> Int {
             guard let space = line.firstIndex(of: 0x20) else { return 0 }
@@ -380,12 +299,6 @@
                 index += 1
             }
             return code
-        }
-
-        func unreadableBody(_ error: any Error) -> NetworkError {
-            var url = request.url
-            if case .file(let file) = request.body { url = file }
-            return .unreadableFile(target: targetDescription(request.target), url: url, reason: "\(error)", underlying: error)
         }
     }
 #endif

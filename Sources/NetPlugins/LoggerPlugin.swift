@@ -196,7 +196,7 @@ public struct LoggerPlugin: Plugin {
             let contentType = SecretRedactor.contentType(of: request)
             shown.body = .data(BodyText.redactedBytes(body, contentType: contentType, redaction: redaction, secrets: secrets))
         }
-        return CurlCommand.make(for: shown, redaction: redaction, secrets: secrets.values)
+        return CurlCommandLine.make(for: shown, redaction: redaction, secrets: secrets.values)
     }
 
     private func details(of request: Request, secrets: KnownSecrets) -> String {

@@ -4,7 +4,7 @@ import NetTestSupport
 import Testing
 
 /// `print(response)`, `print(request)` and a call's final error read as one short line, with
-/// secrets redacted and the number of attempts said.
+/// secrets redacted and, for an error about a response, the number of attempts said.
 @Suite("Readable descriptions")
 struct ReadableDescriptionTests {
     private static let secretURL = URL(string: "https://user:hunter2@api.example.com/users/1?token=s3cr3t&page=2")!
@@ -76,17 +76,24 @@ struct ReadableDescriptionTests {
         return Provider(transport: StubTransport(), plugins: [retry], configuration: ProviderConfiguration(maxAttempts: maxAttempts))
     }
 
-    @Test("a final transport error after retries says how many attempts were made")
-    func transportErrorCountsAttempts() async {
+    @Test("a final transport error after retries keeps its reason; the attempt count is the last event's data")
+    func transportErrorKeepsReason() async {
         let target = TestTarget(sampleResponse: .failure(.connectionFailed(host: "api.example.com", reason: "refused")))
-        let error = await outcome { try await retryingProvider().request(target) }.failure
-        #expect(error?.description == "Could not connect to api.example.com: refused (after 3 attempts). Is the server running and reachable?")
+        let log = EventLog()
+        var retry = RecordingPlugin("Retry", Recorder())
+        retry.onFailure = { _, _ in .retry(after: .zero) }
+        var configuration = ProviderConfiguration(maxAttempts: 3)
+        configuration.eventObservers = [log]
+        let provider = Provider<TestTarget>(transport: StubTransport(), plugins: [retry], configuration: configuration)
+        let error = await outcome { try await provider.request(target) }.failure
+        #expect(error?.description == "Could not connect to api.example.com: refused. Is the server running and reachable?")
         guard case .connectionFailed(let host, let reason, _)? = error else {
             Issue.record("the case stays the same: \(String(describing: error))")
             return
         }
         #expect(host == "api.example.com")
-        #expect(reason == "refused (after 3 attempts)")
+        #expect(reason == "refused")
+        #expect(log.lines.last == "3:ended connectionFailed")
     }
 
     @Test("a final unaccepted status after retries names the attempts from its response")

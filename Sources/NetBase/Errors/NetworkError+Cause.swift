@@ -10,38 +10,56 @@ extension NetworkError {
     /// if let urlError = error.underlyingError as? URLError, urlError.code == .notConnectedToInternet { showOffline() }
     /// ```
     public var underlyingError: (any Error)? {
-        switch self {
-        case .encodingFailed(_, _, let underlying), .unreadableFile(_, _, _, let underlying),
-            .connectionFailed(_, _, let underlying), .proxyFailed(_, _, let underlying), .dnsFailure(_, let underlying),
-            .tlsFailure(_, _, let underlying), .connectionLost(_, let underlying), .invalidResponse(_, let underlying),
-            .fileSystem(_, let underlying), .transport(_, let underlying), .decodingFailed(_, _, _, _, _, let underlying),
-            .pluginFailed(_, _, let underlying):
-            underlying
-        default:
-            nil
-        }
+        guard case .room(let cause, _) = causeSlot else { return nil }
+        return cause
     }
-}
 
-extension NetworkError {
     /// This error with `cause` as its ``underlyingError``, where the case can carry one and has
     /// none yet; other errors are returned unchanged.
     package func causedBy(_ cause: any Error) -> NetworkError {
+        guard case .room(.none, let replacing) = causeSlot else { return self }
+        return replacing(cause)
+    }
+
+    /// Whether a case has room for an ``underlyingError``: the cause it holds and the same error
+    /// with another cause.
+    private enum CauseSlot {
+        case noRoom
+        case room((any Error)?, replacing: (any Error) -> NetworkError)
+    }
+
+    /// The one switch that knows which cases carry a cause (no `default`: a new case must say).
+    private var causeSlot: CauseSlot {
         switch self {
-        case .encodingFailed(let target, let reason, .none): .encodingFailed(target: target, reason: reason, underlying: cause)
-        case .unreadableFile(let target, let url, let reason, .none): .unreadableFile(target: target, url: url, reason: reason, underlying: cause)
-        case .connectionFailed(let host, let reason, .none): .connectionFailed(host: host, reason: reason, underlying: cause)
-        case .proxyFailed(let proxy, let reason, .none): .proxyFailed(proxy: proxy, reason: reason, underlying: cause)
-        case .dnsFailure(let host, .none): .dnsFailure(host: host, underlying: cause)
-        case .tlsFailure(let host, let reason, .none): .tlsFailure(host: host, reason: reason, underlying: cause)
-        case .connectionLost(let reason, .none): .connectionLost(reason: reason, underlying: cause)
-        case .invalidResponse(let reason, .none): .invalidResponse(reason: reason, underlying: cause)
-        case .fileSystem(let reason, .none): .fileSystem(reason: reason, underlying: cause)
-        case .transport(let reason, .none): .transport(reason: reason, underlying: cause)
-        case .pluginFailed(let plugin, let reason, .none): .pluginFailed(plugin: plugin, reason: reason, underlying: cause)
-        case .decodingFailed(let type, let keyPath, let reason, let excerpt, let response, .none):
-            .decodingFailed(type: type, keyPath: keyPath, reason: reason, bodyExcerpt: excerpt, response: response, underlying: cause)
-        default: self
+        case .invalidURL, .invalidRequest, .timedOut, .pinningFailed, .tlsPolicyUnsupported, .truncatedResponse, .redirectRefused,
+            .responseTooLarge, .unacceptableStatus, .unacceptableContentType, .businessCode, .cancelled, .stopped, .noCachedResponse:
+            .noRoom
+        case .encodingFailed(let target, let reason, let underlying):
+            .room(underlying) { .encodingFailed(target: target, reason: reason, underlying: $0) }
+        case .unreadableFile(let target, let url, let reason, let underlying):
+            .room(underlying) { .unreadableFile(target: target, url: url, reason: reason, underlying: $0) }
+        case .connectionFailed(let host, let reason, let underlying):
+            .room(underlying) { .connectionFailed(host: host, reason: reason, underlying: $0) }
+        case .proxyFailed(let proxy, let reason, let underlying):
+            .room(underlying) { .proxyFailed(proxy: proxy, reason: reason, underlying: $0) }
+        case .dnsFailure(let host, let underlying):
+            .room(underlying) { .dnsFailure(host: host, underlying: $0) }
+        case .tlsFailure(let host, let reason, let underlying):
+            .room(underlying) { .tlsFailure(host: host, reason: reason, underlying: $0) }
+        case .connectionLost(let reason, let underlying):
+            .room(underlying) { .connectionLost(reason: reason, underlying: $0) }
+        case .invalidResponse(let reason, let underlying):
+            .room(underlying) { .invalidResponse(reason: reason, underlying: $0) }
+        case .fileSystem(let reason, let underlying):
+            .room(underlying) { .fileSystem(reason: reason, underlying: $0) }
+        case .transport(let reason, let underlying):
+            .room(underlying) { .transport(reason: reason, underlying: $0) }
+        case .decodingFailed(let type, let keyPath, let reason, let excerpt, let response, let underlying):
+            .room(underlying) {
+                .decodingFailed(type: type, keyPath: keyPath, reason: reason, bodyExcerpt: excerpt, response: response, underlying: $0)
+            }
+        case .pluginFailed(let plugin, let reason, let underlying):
+            .room(underlying) { .pluginFailed(plugin: plugin, reason: reason, underlying: $0) }
         }
     }
 }

@@ -2,14 +2,20 @@ import Foundation
 import Synchronization
 
 // Perf: Benchmarks row "CurlTransport, sequential" (provider overhead per request; `UUID()` cost microseconds).
-/// Makes request identifiers cheaply: `UUID()` reads the system's random source on every call,
-/// which costs microseconds per request on Linux. A random per-process prefix plus a counter is
-/// unique within the process and, with 64 random bits, across processes in practice.
+/// Makes the `UUID`s that identify calls (``Request/id``: one per call, the same for each of its
+/// attempts), cheaply: `UUID()` reads the system's random source on every call, which costs
+/// microseconds per request on Linux.
+///
+/// They have a random UUID's form (version 4 and variant bits) but are not random: 64 bits drawn
+/// once per process, then a counter. So they are unique within the process and, in practice,
+/// across processes, but one predicts the next: an identifier for logs and tables, never a
+/// secret (nothing in NetKit uses one as a token or a multipart boundary).
 @usableFromInline
 package enum RequestIdentifier {
     private static let prefix: UInt64 = .random(in: .min ... .max)
     private static let counter = Atomic<UInt64>(0)
 
+    /// The identifier of the next call: the process's 64 bits, then the counter's next value.
     @usableFromInline
     package static func next() -> UUID {
         let count = counter.add(1, ordering: .relaxed).newValue

@@ -20,8 +20,9 @@ extension Pipeline {
     /// The attempt loop of every call, requests and streams alike: build the attempt's request,
     /// run it, and while it asks for a retry that `mayRetry` allows, wait and run the next
     /// attempt with the context the last one left. The call's deadline is set by the first
-    /// attempt (see ``run(_:events:)``). A final error after more than one attempt
-    /// says how many were made (`NetworkError.afterAttempts(_:)`).
+    /// attempt (see ``run(_:events:)``). The result that stands is the last attempt's, unchanged:
+    /// how many attempts were made is its request's ``Request/attempt``, never part of an error's
+    /// reason.
     /// - Parameters:
     ///   - attempt: Runs one attempt of a built request (which it may adjust first).
     ///   - abandon: Releases what an attempt kept when it is retried.
@@ -49,10 +50,10 @@ extension Pipeline {
             let (outcome, finalRequest, kept) = await attempt(request, &deadline)
             switch outcome {
             case .finished(let result):
-                return .finished(result.mapError { $0.afterAttempts(number) }, finalRequest, kept)
+                return .finished(result, finalRequest, kept)
             case .retry(let delay, let result):
                 guard mayRetry(after: number, delay: delay, deadline: deadline, request: finalRequest) else {
-                    return .finished(result.mapError { $0.afterAttempts(number) }, finalRequest, kept)
+                    return .finished(result, finalRequest, kept)
                 }
                 finalRequest.report(.retryScheduled(after: delay, reason: result))
                 await abandon(kept, result, finalRequest)

@@ -8,8 +8,9 @@ import Foundation
 ///   TLS pinning, progress, 307/308 bodies, and no FoundationNetworking aborts).
 /// - Apple platforms: ``URLSessionTransport``.
 ///
-/// Every provider without an explicit transport shares it, so they share one connection pool
-/// and, on Linux, one event-loop thread.
+/// Every provider without an explicit transport shares it, so they share its connection pools
+/// and, on Linux, its event loops: one thread per active processor core, at most 8
+/// (`CurlTransport.Configuration.eventLoops`).
 public enum DefaultTransport {
     /// The shared default transport of this platform.
     public static var shared: any Transport { instance }

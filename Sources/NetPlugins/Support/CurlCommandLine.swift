@@ -1,8 +1,9 @@
 import Foundation
 import NetCore
 
-/// A `curl` command line that repeats a request, with redacted values left redacted.
-enum CurlCommand {
+/// A `curl` command line that repeats a request (for `LoggerPlugin`), with redacted values left
+/// redacted.
+enum CurlCommandLine {
     static func make(for request: Request, redaction: Redaction, secrets: [String]) -> String {
         var parts = ["curl"]
         if request.method != .get || request.body.contentLength ?? 0 > 0 {

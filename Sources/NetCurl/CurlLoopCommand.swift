@@ -3,8 +3,8 @@
     import CCurl
     import Foundation
 
-    /// Work for the loop thread.
-    enum CurlCommand: Sendable {
+    /// Work another thread hands a curl loop (``CurlEngine/submit(_:)``), run on the loop thread.
+    enum CurlLoopCommand: Sendable {
         case start(CurlJob)
         case cancel(CurlJobToken)
         /// A paused stream's reader has room again.

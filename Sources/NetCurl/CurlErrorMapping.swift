@@ -3,8 +3,9 @@
     import CCurl
     import Foundation
 
-    /// Maps libcurl result codes to ``NetworkError`` values a person can act on.
-    enum CurlErrors {
+    /// Maps libcurl result codes (`CURLE_*`) to ``NetworkError`` values a person can act on, with
+    /// the ``CurlError`` (the public value of code and message) as their cause.
+    enum CurlErrorMapping {
         /// The error for a transfer libcurl ended with `code`; its ``NetworkError/underlyingError``
         /// is the ``CurlError`` with libcurl's own message.
         static func map(_ code: CURLcode, transfer: CurlTransfer) -> NetworkError {
@@ -12,6 +13,10 @@
             let cause = CurlError(code: Int(code.rawValue), message: SecretRedactor.removingUserinfo(in: detail))
             return classify(code, detail: detail, transfer: transfer).causedBy(cause)
         }
+
+        /// `CURLE_TOO_LARGE` (100: a header or value past libcurl's own bound), which libcurl 8.6
+        /// added; the 7.88 headers NetKit builds against do not name it.
+        static let tooLarge = CURLcode(rawValue: 100)
 
         private static func classify(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> NetworkError {
             let host = transfer.request.host
@@ -25,8 +30,8 @@
             {
                 return error
             }
-            switch code.rawValue {
-            case 1:  // CURLE_UNSUPPORTED_PROTOCOL
+            switch code {
+            case CURLE_UNSUPPORTED_PROTOCOL:
                 let scheme = transfer.request.url.scheme?.lowercased()
                 if scheme == "http" || scheme == "https" {
                     // Redirects are never followed by libcurl, so an http(s) URL gets here only
@@ -35,27 +40,29 @@
                 }
                 return .invalidRequest(
                     target: targetDescription(transfer.request.target), reason: "unsupported URL scheme \(scheme ?? "(none)"); only http and https are allowed")
-            case 3:  // CURLE_URL_MALFORMAT
+            case CURLE_URL_MALFORMAT:
                 return .invalidRequest(target: targetDescription(transfer.request.target), reason: "malformed URL: \(detail)")
-            case 5:  // CURLE_COULDNT_RESOLVE_PROXY (only with a proxy, mapped by CurlProxy above)
+            case CURLE_COULDNT_RESOLVE_PROXY:  // only with a proxy, mapped by CurlProxy above
                 return .proxyFailed(proxy: "(unknown)", reason: "the proxy could not be resolved: \(detail)")
-            case 6:  // CURLE_COULDNT_RESOLVE_HOST
+            case CURLE_COULDNT_RESOLVE_HOST:
                 return .dnsFailure(host: host)
-            case 7:  // CURLE_COULDNT_CONNECT
+            case CURLE_COULDNT_CONNECT:
                 return .connectionFailed(host: host, reason: detail)
-            case 28:  // CURLE_OPERATION_TIMEDOUT
+            case CURLE_OPERATION_TIMEDOUT:
                 return .timedOut
-            case 47:  // CURLE_TOO_MANY_REDIRECTS
+            case CURLE_TOO_MANY_REDIRECTS:
                 return .redirectRefused(reason: "more than \(transfer.configuration.maxRedirects) redirects (a redirect loop?)")
-            case 90:  // CURLE_SSL_PINNEDPUBKEYNOTMATCH
+            case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
                 return .pinningFailed(host: host)
-            case 60 where CurlHandshakePins.rejected(code, easy: transfer.handle.easy):  // the pin check inside the handshake
+            case CURLE_PEER_FAILED_VERIFICATION where CurlHandshakePins.rejected(code, easy: transfer.handle.easy):  // the pin check inside the handshake
                 return .pinningFailed(host: host)
-            case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98:
+            case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+                CURLE_PEER_FAILED_VERIFICATION, CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE,
+                CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
                 return .tlsFailure(host: host, reason: detail)
-            case 52:  // CURLE_GOT_NOTHING
+            case CURLE_GOT_NOTHING:
                 return .connectionLost(reason: "the server closed the connection without answering (\(detail))")
-            case 55, 56:  // CURLE_SEND_ERROR, CURLE_RECV_ERROR
+            case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
                 // Bad chunked framing and HTTP/2 frames nghttp2 refuses arrive as receive errors;
                 // they are the server's fault, not a transient loss, so they must not be retried as one.
                 let text = detail.lowercased()
@@ -66,23 +73,23 @@
                     return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
                 }
                 return .connectionLost(reason: detail)
-            case 16:  // CURLE_HTTP2: the connection's framing layer
+            case CURLE_HTTP2:  // the connection's framing layer
                 return .invalidResponse(reason: "the server broke the HTTP/2 protocol: \(detail)")
-            case 92:  // CURLE_HTTP2_STREAM: the stream was reset (by the server, or by nghttp2 for a malformed response)
+            case CURLE_HTTP2_STREAM:  // the stream was reset (by the server, or by nghttp2 for a malformed response)
                 return http2StreamFailure(detail: detail, transfer: transfer)
-            case 18:  // CURLE_PARTIAL_FILE
+            case CURLE_PARTIAL_FILE:
                 return truncation(of: transfer)
-            case 61:  // CURLE_BAD_CONTENT_ENCODING
+            case CURLE_BAD_CONTENT_ENCODING:
                 return .invalidResponse(reason: "the body's Content-Encoding could not be decoded: \(detail)")
-            case 8, 100:  // CURLE_WEIRD_SERVER_REPLY, CURLE_UNRECOVERABLE_POLL
+            case CURLE_WEIRD_SERVER_REPLY, tooLarge:
                 return .invalidResponse(reason: detail)
-            case 27 where !transfer.headersComplete:  // CURLE_OUT_OF_MEMORY: libcurl's own header-line bound
+            case CURLE_OUT_OF_MEMORY where !transfer.headersComplete:  // libcurl's own header-line bound
                 return .invalidResponse(reason: "a response header line is larger than the headers limit (libcurl accepts 100 KiB per line)")
-            case 23:  // CURLE_WRITE_ERROR
+            case CURLE_WRITE_ERROR:
                 return .fileSystem(reason: "could not store the response: \(detail)")
-            case 26:  // CURLE_READ_ERROR
+            case CURLE_READ_ERROR:
                 return .transport(reason: "could not read the request body: \(detail)")
-            case 65:  // CURLE_SEND_FAIL_REWIND
+            case CURLE_SEND_FAIL_REWIND:
                 return .connectionLost(reason: "the body had to be sent again and could not be rewound: \(detail)")
             default:
                 return .transport(reason: "libcurl error \(code.rawValue): \(detail)")
