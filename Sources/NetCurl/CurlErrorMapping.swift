@@ -18,6 +18,18 @@
         /// added; the 7.88 headers NetKit builds against do not name it.
         static let tooLarge = CURLcode(rawValue: 100)
 
+        /// Whether `code` says the TLS handshake failed (the certificate, the peer's verification,
+        /// the client's identity or the TLS library itself).
+        static func isTLSFailure(_ code: CURLcode) -> Bool {
+            switch code {
+            case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+                CURLE_PEER_FAILED_VERIFICATION, CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE,
+                CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
+                true
+            default: false
+            }
+        }
+
         private static func classify(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> NetworkError {
             let host = transfer.request.host
             if let proxy = CurlProxy.server(for: transfer.request, configuration: transfer.configuration),
@@ -56,9 +68,7 @@
                 return .pinningFailed(host: host)
             case CURLE_PEER_FAILED_VERIFICATION where CurlHandshakePins.rejected(code, easy: transfer.handle.easy):  // the pin check inside the handshake
                 return .pinningFailed(host: host)
-            case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-                CURLE_PEER_FAILED_VERIFICATION, CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CACERT_BADFILE,
-                CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
+            case _ where isTLSFailure(code):
                 return .tlsFailure(host: host, reason: detail)
             case CURLE_GOT_NOTHING:
                 return .connectionLost(reason: "the server closed the connection without answering (\(detail))")

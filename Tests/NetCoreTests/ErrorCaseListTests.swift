@@ -1,5 +1,6 @@
 import Foundation
 import NetCore
+import NetTestSupport
 import Testing
 
 /// `NetworkError`'s cases are listed once, in the enum; `code` and the cause slot are exhaustive

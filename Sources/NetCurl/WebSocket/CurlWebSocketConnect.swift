@@ -79,11 +79,12 @@
             if let proxy {
                 var connectCode = 0
                 _ = netkit_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &connectCode)
-                switch code.rawValue {
-                case 5: return .proxyFailed(proxy: proxy.address, reason: "the proxy's host name could not be resolved")
-                case 7: return .proxyFailed(proxy: proxy.address, reason: "could not connect to the proxy")
-                case 97: return .proxyFailed(proxy: proxy.address, reason: "the SOCKS proxy refused the connection")
-                case 56 where connectCode != 0:
+                switch code {
+                case CURLE_COULDNT_RESOLVE_PROXY:
+                    return .proxyFailed(proxy: proxy.address, reason: "the proxy's host name could not be resolved")
+                case CURLE_COULDNT_CONNECT: return .proxyFailed(proxy: proxy.address, reason: "could not connect to the proxy")
+                case CURLE_PROXY: return .proxyFailed(proxy: proxy.address, reason: "the SOCKS proxy refused the connection")
+                case CURLE_RECV_ERROR where connectCode != 0:
                     return .proxyFailed(proxy: proxy.address, reason: "the proxy answered CONNECT with \(connectCode)")
                 default: break
                 }
@@ -94,14 +95,14 @@
                 return error
             }
             let cause = CurlError(code: Int(code.rawValue), message: detail)
-            switch code.rawValue {
-            case 6: return .dnsFailure(host: host, underlying: cause)
-            case 7: return .connectionFailed(host: host, reason: detail, underlying: cause)
-            case 28: return .timedOut
-            case 42: return .cancelled
-            case 90: return .pinningFailed(host: host)
-            case 60 where CurlHandshakePins.rejected(code, easy: easy): return .pinningFailed(host: host)
-            case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 91, 98: return .tlsFailure(host: host, reason: detail, underlying: cause)
+            switch code {
+            case CURLE_COULDNT_RESOLVE_HOST: return .dnsFailure(host: host, underlying: cause)
+            case CURLE_COULDNT_CONNECT: return .connectionFailed(host: host, reason: detail, underlying: cause)
+            case CURLE_OPERATION_TIMEDOUT: return .timedOut
+            case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+            case CURLE_SSL_PINNEDPUBKEYNOTMATCH: return .pinningFailed(host: host)
+            case CURLE_PEER_FAILED_VERIFICATION where CurlHandshakePins.rejected(code, easy: easy): return .pinningFailed(host: host)
+            case _ where CurlErrorMapping.isTLSFailure(code): return .tlsFailure(host: host, reason: detail, underlying: cause)
             default: return .transport(reason: "libcurl error \(code.rawValue) opening the WebSocket: \(detail)", underlying: cause)
             }
         }
