@@ -28,7 +28,7 @@ public struct BatchConfiguration: Sendable {
     /// How the batch waits before a ``RetryTiming/backoff(initial:multiplier:max:)`` retry; throwing
     /// (on cancellation) ends the item as cancelled. Default: `Task.sleep(for:)`. Inject a
     /// recording closure to test retry timing without waiting.
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates a configuration; every argument has a default.
     public init(

@@ -17,7 +17,7 @@ import NetCore
 /// (``BatchItemResult/wasCancelled``). Mix several target enums with `Provider<AnyTarget>`.
 public struct BatchManager<Target: TargetType>: Sendable {
     /// Sends the target items.
-    public let provider: Provider<Target>
+    package let provider: Provider<Target>
     /// Limits, retries and fail-fast.
     public var configuration: BatchConfiguration
 
@@ -28,11 +28,6 @@ public struct BatchManager<Target: TargetType>: Sendable {
     public init(provider: Provider<Target>, configuration: BatchConfiguration = BatchConfiguration()) {
         self.provider = provider
         self.configuration = configuration
-    }
-
-    /// Creates a batch manager (unlabelled form).
-    public init(_ provider: Provider<Target>, configuration: BatchConfiguration = BatchConfiguration()) {
-        self.init(provider: provider, configuration: configuration)
     }
 
     /// Sends every target and returns their outcomes in input order.
@@ -82,14 +77,6 @@ public struct BatchManager<Target: TargetType>: Sendable {
             }
         )
         return await engine.run()
-    }
-
-    /// Runs async operations (each producing a response) with the batch's limit and retries.
-    /// Same as ``run(_:onEvent:)-([BatchItem<Target>],_)`` with ``BatchItem/operation(_:)`` items.
-    public func run(
-        operations: [@Sendable () async throws -> Response], onEvent: (@Sendable (BatchEvent) -> Void)? = nil
-    ) async -> BatchResult<Target> {
-        await run(operations.map { BatchItem<Target>.operation($0) }, onEvent: onEvent)
     }
 
     /// Starts sending `targets` in a new task and returns its progress events and result.

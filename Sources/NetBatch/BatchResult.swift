@@ -17,7 +17,7 @@ public struct BatchItemResult<Target: TargetType>: Sendable {
     public let wasCancelled: Bool
 
     /// Creates an item result.
-    public init(index: Int, target: Target?, result: Result<Response, NetworkError>, attempts: Int, wasCancelled: Bool) {
+    package init(index: Int, target: Target?, result: Result<Response, NetworkError>, attempts: Int, wasCancelled: Bool) {
         self.index = index
         self.target = target
         self.result = result
@@ -55,7 +55,7 @@ public struct BatchSummary: Sendable, Hashable, CustomStringConvertible {
     public var rounds: Int
 
     /// Creates a summary.
-    public init(total: Int, succeeded: Int, failed: Int, cancelled: Int, rounds: Int) {
+    package init(total: Int, succeeded: Int, failed: Int, cancelled: Int, rounds: Int) {
         self.total = total
         self.succeeded = succeeded
         self.failed = failed

@@ -25,11 +25,11 @@ public struct Chain<Target: TargetType>: Sendable, CustomStringConvertible {
     public typealias Step = @Sendable (_ previous: Response) async throws -> Target?
 
     /// Sends every request of the chain.
-    public let provider: Provider<Target>
+    package let provider: Provider<Target>
     /// The first request.
-    public let first: Target
+    package let first: Target
     /// The steps after the first request, in order.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// Starts a chain with its first target; nothing is sent until ``run()``.
     public init(_ provider: Provider<Target>, _ first: Target) {

@@ -38,7 +38,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     public let target: String?
 
     /// Creates a chain error.
-    public init(stepIndex: Int, stage: Stage, underlying: any Error, responses: [Response], target: String? = nil) {
+    package init(stepIndex: Int, stage: Stage, underlying: any Error, responses: [Response], target: String? = nil) {
         self.stepIndex = stepIndex
         self.stage = stage
         self.underlying = underlying

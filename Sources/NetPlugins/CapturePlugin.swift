@@ -29,7 +29,7 @@ import NetCore
 /// message counts 64 bytes on top of its payload); the rest are counted in the entry's comment.
 public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
-    public let redaction: Redaction
+    package let redaction: Redaction
     private let maxBytes: Int
     private let buffer: Locked<CaptureBuffer>
     /// What every connection's messages share.

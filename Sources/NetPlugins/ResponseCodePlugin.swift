@@ -19,13 +19,13 @@ import NetCore
 /// have no code at the key path, pass unchanged unless ``requiresCode`` is set.
 public struct ResponseCodePlugin: Plugin {
     /// Dot-separated key path of the code, such as `"code"` or `"meta.status"`.
-    public let codeKeyPath: String
+    package let codeKeyPath: String
     /// Codes that mean success, as text.
-    public let acceptedCodes: Set<String>
+    package let acceptedCodes: Set<String>
     /// Dot-separated key path of a human-readable message, or `nil`.
-    public let messageKeyPath: String?
+    package let messageKeyPath: String?
     /// Whether a JSON response without a code is rejected (as code `"missing"`). Default `false`.
-    public let requiresCode: Bool
+    package let requiresCode: Bool
     private let appliesTo: @Sendable (Request) -> Bool
 
     /// Creates the plugin.

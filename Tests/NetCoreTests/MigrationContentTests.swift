@@ -66,16 +66,16 @@ struct MigrationContentTests {
     }
 }
 
-@Suite("PerTargetStubTransport")
+@Suite("StubTransport per target")
 struct PerTargetStubTransportTests {
     @Test("Each target is stubbed immediately, after a delay, or sent to the network transport")
     func choosesPerTarget() async throws {
         let log = TransportLog()
-        let transport = PerTargetStubTransport(network: StubTransport.counting(log, answer: { Response(statusCode: 201, request: $0) })) { target in
+        let transport = StubTransport(network: StubTransport.counting(log, answer: { Response(statusCode: 201, request: $0) })) { target in
             switch (target as? TestTarget)?.name {
             case "stubbed": .immediate
             case "slow": .delayed(.milliseconds(30))
-            default: .never
+            default: nil
             }
         }
         let provider = Provider<AnyTarget>(transport: transport)

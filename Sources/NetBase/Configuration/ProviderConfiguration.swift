@@ -113,7 +113,7 @@ public struct ProviderConfiguration: Sendable {
 
 extension ProviderConfiguration {
     /// The validation `target`'s responses get under this configuration (see ``defaultValidation``).
-    public func validation(for target: any TargetType) -> Validation {
+    package func validation(for target: any TargetType) -> Validation {
         let own = target.validation
         guard let defaultValidation, own == .successCodes else { return own }
         return defaultValidation

@@ -93,7 +93,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
 
     /// The proxy a request to `url` goes through, or `nil` to connect directly: the scheme's
     /// proxy unless the host is in ``bypass``.
-    public func proxy(for url: URL) -> ProxyServer? {
+    package func proxy(for url: URL) -> ProxyServer? {
         let server: ProxyServer?
         switch url.scheme?.lowercased() {
         case "http": server = httpProxy
@@ -105,7 +105,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     }
 
     /// Whether `host` is in ``bypass``.
-    public func bypasses(host: String) -> Bool {
+    package func bypasses(host: String) -> Bool {
         ProxyBypassList(bypass).matches(host)
     }
 

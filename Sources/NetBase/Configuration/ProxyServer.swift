@@ -92,13 +92,13 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// `http://proxy.corp:3128` or `socks5h://[::1]:1080`: the proxy without credentials, for
     /// messages and libcurl.
-    public var address: String {
+    package var address: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return "\(kind == .http ? "http" : "socks5h")://\(bracketed):\(port)"
     }
 
     /// Whether a user name or password is set.
-    public var hasCredentials: Bool { username != nil || password != nil }
+    package var hasCredentials: Bool { username != nil || password != nil }
 
     /// ``address``, and `(credentials: <redacted>)` when credentials are set.
     public var description: String { hasCredentials ? "\(address) (credentials: <redacted>)" : address }

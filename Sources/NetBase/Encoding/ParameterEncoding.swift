@@ -75,7 +75,7 @@ public struct ParameterEncoding: Sendable, Hashable {
 
     /// Encodes `parameters` as `key=value` pairs joined by `&`, percent-encoded per RFC 3986
     /// (only unreserved characters stay literal). Nested dictionaries become `outer[inner]`.
-    public func encode(_ parameters: Parameters) -> String {
+    package func encode(_ parameters: Parameters) -> String {
         var pairs: [String] = []
         pairs.reserveCapacity(parameters.count)
         for element in parameters {

@@ -14,7 +14,7 @@ public struct DownloadDestination: Sendable, Hashable {
     }
 
     /// Where a resumable download keeps its partial bytes: beside the destination.
-    public var partialFileURL: URL {
+    package var partialFileURL: URL {
         url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".netkit-partial")
     }
 }

@@ -59,7 +59,7 @@ public struct MultipartBody: Sendable {
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// The body as one `Data` when no part is a file.
-    public var inMemoryData: Data? {
+    package var inMemoryData: Data? {
         var data = Data()
         for segment in segments {
             guard case .data(let bytes) = segment else { return nil }
@@ -82,7 +82,7 @@ public struct MultipartBody: Sendable {
     /// - Throws: ``NetworkError/unreadableFile(target:url:reason:underlying:)`` for a file part that cannot be
     ///   read, ``NetworkError/encodingFailed(target:reason:underlying:)`` for a content type with a
     ///   line break.
-    public init(parts: [MultipartPart]) throws(NetworkError) {
+    package init(parts: [MultipartPart]) throws(NetworkError) {
         self = try MultipartEncoder.encode(parts, target: "multipart body")
     }
 

@@ -43,7 +43,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     public static let none = RedirectPolicy(follows: false)
 
     /// Headers that always leave a request that crosses origins.
-    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// What to do after `response` answered `request`.
     package func decision(after response: Response, to request: Request) -> RedirectDecision {

@@ -17,9 +17,9 @@ import Foundation
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
 public final class DeduplicatingTransport: Transport {
     /// The transport that sends the shared requests.
-    public let base: any Transport
+    package let base: any Transport
     /// Request headers besides the credential headers that must match, any case.
-    public let keyHeaders: [String]
+    package let keyHeaders: [String]
 
     private let flights = Locked<[FlightKey: Flight]>([:])
 

@@ -72,37 +72,37 @@ import NetCore
 /// Responses from the cache have ``/NetCore/Response/source`` `.cache` and ``/NetCore/Response/cacheInfo`` set.
 public struct CachePlugin: Plugin {
     /// Where entries live.
-    public let storage: any CacheStorage
+    package let storage: any CacheStorage
     /// The default policy for targets that do not choose one.
-    public let policy: CachePolicy
+    package let policy: CachePolicy
     /// How long an entry stays fresh by default; `nil` for no age limit (YTK's `cacheTimeInSeconds`).
-    public let maxAge: Duration?
+    package let maxAge: Duration?
     /// The default cache version; bump it to turn every older entry into a miss (YTK's `cacheVersion`).
-    public let version: Int
+    package let version: Int
     /// Request headers whose values are part of the key.
-    public let keyHeaders: [String]
+    package let keyHeaders: [String]
     /// Whether `Cache-Control` is honoured: `no-store` is never stored, `max-age` caps the age,
     /// `no-cache` makes the entry stale at once (still usable for revalidation and offline).
-    public let respectsCacheControl: Bool
+    package let respectsCacheControl: Bool
     /// Whether requests with credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`,
     /// ``credentialHeaders``) may be cached by default; each credential then has its own entries.
-    public let cachesAuthorizedRequests: Bool
+    package let cachesAuthorizedRequests: Bool
     /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that identify
     /// the user (`X-Api-Key`, `X-Session`): treated like `Authorization` for reading, storing and
     /// the key's credential digest.
-    public let credentialHeaders: Set<String>
+    package let credentialHeaders: Set<String>
     /// Whether this cache belongs to one user: only such a cache stores responses marked
     /// `Cache-Control: private`.
-    public let isPrivate: Bool
+    package let isPrivate: Bool
     /// The methods the default ``policy`` applies to.
-    public let defaultMethods: Set<HTTPMethod>
+    package let defaultMethods: Set<HTTPMethod>
 
     /// Every credential header name: the standard ones and ``credentialHeaders``.
     let credentials: CredentialHeaders
     private let policyProvider: (@Sendable (any TargetType) -> CachePolicy?)?
     let now: @Sendable () -> Date
     /// Sends the background revalidations of ``CachePolicy/http``'s `stale-while-revalidate`.
-    public let revalidationTransport: (any Transport)?
+    package let revalidationTransport: (any Transport)?
     /// Keys with a background revalidation under way.
     let refreshesInFlight = Locked<Set<CacheKey>>([])
 

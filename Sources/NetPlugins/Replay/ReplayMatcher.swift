@@ -18,7 +18,7 @@ public struct ReplayMatcher: Sendable {
     }
 
     /// Whether `recorded` answers `request`.
-    public func matches(_ request: Request, _ recorded: RecordedExchange) -> Bool {
+    package func matches(_ request: Request, _ recorded: RecordedExchange) -> Bool {
         matches(request, recorded)
     }
 

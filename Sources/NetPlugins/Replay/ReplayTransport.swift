@@ -39,9 +39,9 @@ import NetCore
 ///   in record mode the capabilities are those of the real transport, which enforces them.
 public struct ReplayTransport: Transport {
     /// How live requests are matched with recordings.
-    public let matcher: ReplayMatcher
+    package let matcher: ReplayMatcher
     /// What happens to requests without an unused recording.
-    public let mode: ReplayMode
+    package let mode: ReplayMode
     /// Replay-only: TLS policies (nothing is sent) and progress (reported once, complete).
     /// Recording: the real transport's capabilities.
     public let capabilities: TransportCapabilities
