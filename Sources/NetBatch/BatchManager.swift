@@ -86,12 +86,12 @@ public struct BatchManager<Target: TargetType>: Sendable {
     /// for await event in running.events { if case .itemFinished(let i, _, _) = event { print(i) } }
     /// let result = await running.result()
     /// ```
-    public func start(_ targets: [Target]) -> BatchRun<Target> {
+    package func start(_ targets: [Target]) -> BatchRun<Target> {
         start(targets.map { BatchItem<Target>.target($0) })
     }
 
     /// Starts running `items` in a new task and returns its progress events and result.
-    public func start(_ items: [BatchItem<Target>]) -> BatchRun<Target> {
+    package func start(_ items: [BatchItem<Target>]) -> BatchRun<Target> {
         let (events, continuation) = AsyncStream<BatchEvent>.makeStream()
         let manager = self
         let task = Task {

@@ -102,12 +102,11 @@ struct PerTargetEncodingTests {
         var content: RequestContent
         var baseURL: URL { URL(string: "https://legacy.example.com")! }
         var path: String { "events" }
-        var jsonEncoder: JSONEncoder? {
+        var options: TargetOptions {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .secondsSince1970
-            return encoder
+            return TargetOptions(jsonEncoder: encoder, parameterEncoding: ParameterEncoding(boolStyle: .numeric))
         }
-        var parameterEncoding: ParameterEncoding? { ParameterEncoding(boolStyle: .numeric) }
     }
 
     @Test("A target's own JSONEncoder and ParameterEncoding win over the provider's")
@@ -122,5 +121,23 @@ struct PerTargetEncodingTests {
         // Other targets keep the provider's.
         let plain = try await sentRequest(for: TestTarget(content: .query(["all": true])))
         #expect(plain.url.query == "all=true")
+    }
+
+    @Test("An AnyTarget carries its wrapped target's options: encoders, size limit and priority")
+    func anyTargetForwardsOptions() async throws {
+        struct Limited: TargetType {
+            var baseURL: URL { URL(string: "https://limited.example.com")! }
+            var path: String { "big" }
+            var method: HTTPMethod { .get }
+            var content: RequestContent { .plain }
+            var options: TargetOptions { TargetOptions(maxResponseBytes: 16, priority: .high) }
+        }
+        #expect(AnyTarget(Limited()).options.priority == .high)
+        let log = TransportLog()
+        let provider = Provider<AnyTarget>(transport: StubTransport.counting(log))
+        _ = try await provider.request(AnyTarget(Legacy(content: .query(["all": true]))))
+        #expect(log.all[0].url.query == "all=1")
+        _ = try await provider.request(AnyTarget(Limited()))
+        #expect(log.all[1].limits.maxBodyBytes == 16)
     }
 }

@@ -24,7 +24,7 @@ func curlBenchmark(total: Int) async throws {
     // Five plugins doing real work: logging (output discarded), retry, a cache that stores every
     // response (it serves only on failure), a header added to each request, capture.
     let realProvider = Provider<BenchAPI>(plugins: [
-        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: MemoryStorage(), policy: .networkElseCache),
+        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: .memory(), policy: .networkElseCache),
         MutationPlugin(request: { $0.headers["X-Bench"] = "1" }), CapturePlugin(),
     ])
     // One loop per core (the default is one per two cores), to show how the engine scales.

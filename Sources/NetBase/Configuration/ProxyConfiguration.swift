@@ -135,7 +135,7 @@ extension Request {
     /// plugin's ``Plugin/prepare(_:)`` to choose a proxy per target; it is kept across retries
     /// and redirect hops, and each hop's URL is matched against its ``ProxyConfiguration/bypass``.
     ///
-    /// The provider sets it from ``TargetType/proxy`` or ``ProviderConfiguration/proxy`` when
+    /// The provider sets it from ``TargetOptions/proxy`` or ``ProviderConfiguration/proxy`` when
     /// either is set. `CurlTransport` honours it; `URLSessionTransport` cannot send through a
     /// proxy and fails such a request with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration? {

@@ -36,11 +36,6 @@ public protocol Plugin: Sendable {
     /// A name for logs and ``NetworkError/stopped(plugin:reason:)``. Default: the type's name.
     var name: String { get }
 
-    /// No longer read: the provider finds the hooks a plugin leaves at their defaults by itself,
-    /// and always calls the ones it implements. Declaring it changes nothing.
-    @available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
-    var hooks: PluginHooks { get }
-
     /// Called before sending, in plugin order; may change the request or answer it.
     ///
     /// - Returns: ``PrepareAction/proceed`` to continue (default), ``PrepareAction/respond(_:)``
@@ -76,9 +71,6 @@ public protocol Plugin: Sendable {
 public extension Plugin {
     /// The type's name by default.
     var name: String { String(describing: type(of: self)) }
-    /// Every hook by default.
-    @available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
-    var hooks: PluginHooks { .all }
     /// Proceeds by default.
     func prepare(_ request: inout Request) async throws -> PrepareAction {
         DefaultHookProbe.record(Self.self, .prepare)

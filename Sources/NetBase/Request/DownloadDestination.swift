@@ -1,14 +1,14 @@
 import Foundation
 
 /// Where and how a download is stored.
-public struct DownloadDestination: Sendable, Hashable {
+package struct DownloadDestination: Sendable, Hashable {
     /// The final file location.
-    public var url: URL
+    package var url: URL
     /// Whether an interrupted download continues from a partial file.
-    public var resumable: Bool
+    package var resumable: Bool
 
     /// Creates a destination.
-    public init(url: URL, resumable: Bool = false) {
+    package init(url: URL, resumable: Bool = false) {
         self.url = url
         self.resumable = resumable
     }

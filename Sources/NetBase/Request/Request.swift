@@ -16,7 +16,7 @@ public struct Request: Sendable, CustomStringConvertible {
     /// The whole-request deadline, measured from the moment the transport starts sending.
     public var timeout: Duration
     /// Where a download is written, or `nil` for responses kept in memory.
-    public var download: DownloadDestination?
+    package var download: DownloadDestination?
     /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
     /// fails the request instead of sending it.
     public var tls: TLSPolicy?
@@ -41,11 +41,11 @@ public struct Request: Sendable, CustomStringConvertible {
     /// Creates a request. ``Provider`` builds requests for you; this is for transports and tests.
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .none,
-        timeout: Duration = .seconds(60), download: DownloadDestination? = nil, tls: TLSPolicy? = nil,
+        timeout: Duration = .seconds(60), tls: TLSPolicy? = nil,
         context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType
     ) {
         self.init(
-            method: method, url: url, headers: headers, body: body, timeout: timeout, download: download, tls: tls,
+            method: method, url: url, headers: headers, body: body, timeout: timeout, tls: tls,
             context: context, attempt: attempt, id: id, target: target,
             callStorage: CallStorage(), attemptStartedAt: .now)
     }

@@ -10,7 +10,7 @@ public enum RequestBody: Sendable {
     case multipart(MultipartBody)
 
     /// The body's length in bytes when known without reading it (`nil` for none).
-    public var contentLength: Int64? {
+    package var contentLength: Int64? {
         switch self {
         case .none: nil
         case .data(let data): Int64(data.count)
@@ -49,11 +49,11 @@ package enum BodySegment: Sendable {
 /// An encoded `multipart/form-data` body as segments (headers in memory, file parts by reference).
 public struct MultipartBody: Sendable {
     /// The boundary between parts.
-    public let boundary: String
+    package let boundary: String
     /// The segments, in wire order.
     package let segments: [BodySegment]
     /// The total length in bytes.
-    public let contentLength: Int64
+    package let contentLength: Int64
 
     /// The `Content-Type` header value, with the boundary.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }

@@ -1,4 +1,4 @@
-/// How urgent a request is. ``TargetType/priority`` sets it per target.
+/// How urgent a request is. ``TargetOptions/priority`` sets it per target.
 ///
 /// `BatchManager` starts higher-priority items first under its concurrency limit (keeping the
 /// input order within a priority), and `CurlTransport` passes it to HTTP/2 as the stream weight,
