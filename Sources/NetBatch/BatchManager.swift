@@ -19,7 +19,7 @@ public struct BatchManager<Target: TargetType>: Sendable {
     /// Sends the target items.
     package let provider: Provider<Target>
     /// Limits, retries and fail-fast.
-    public var configuration: BatchConfiguration
+    package var configuration: BatchConfiguration
 
     /// Creates a batch manager.
     /// - Parameters:

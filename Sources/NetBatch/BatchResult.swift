@@ -71,7 +71,7 @@ public struct BatchSummary: Sendable, Hashable, CustomStringConvertible {
 /// Every item's outcome, in input order (`result[i]` is input `i`).
 public struct BatchResult<Target: TargetType>: Sendable, RandomAccessCollection {
     /// One entry per input item, in input order.
-    public let items: [BatchItemResult<Target>]
+    package let items: [BatchItemResult<Target>]
     /// How many rounds ran.
     public let rounds: Int
     let decoder: JSONDecoder
@@ -101,7 +101,7 @@ public struct BatchResult<Target: TargetType>: Sendable, RandomAccessCollection 
     }
 
     /// The input indexes of the cancelled items.
-    public var cancelledIndexes: [Int] { items.filter(\.wasCancelled).map(\.index) }
+    package var cancelledIndexes: [Int] { items.filter(\.wasCancelled).map(\.index) }
 
     /// Whether any item was cancelled.
     public var wasCancelled: Bool { items.contains(where: \.wasCancelled) }

@@ -96,7 +96,7 @@ public struct Chain<Target: TargetType>: Sendable, CustomStringConvertible {
     /// - Returns: Every response, in order.
     /// - Throws: ``ChainError`` at the first failure.
     @discardableResult
-    public static func run(_ provider: Provider<Target>, _ first: Target, _ steps: Step...) async throws(ChainError) -> [Response] {
+    package static func run(_ provider: Provider<Target>, _ first: Target, _ steps: Step...) async throws(ChainError) -> [Response] {
         try await Chain(provider: provider, first: first, steps: steps).run()
     }
 

@@ -54,7 +54,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     }
 
     /// Whether the chain stopped because it was cancelled.
-    public var isCancellation: Bool {
+    package var isCancellation: Bool {
         underlying is CancellationError || (underlying as? NetworkError)?.isCancellation == true
     }
 

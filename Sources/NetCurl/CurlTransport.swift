@@ -90,7 +90,7 @@
         }
 
         /// The configuration this transport was created with.
-        public let configuration: Configuration
+        package let configuration: Configuration
 
         /// TLS policies, HTTP/2, resumable downloads and progress.
         public var capabilities: TransportCapabilities { [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy, .cookieJar] }

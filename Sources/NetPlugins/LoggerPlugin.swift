@@ -39,9 +39,6 @@ public struct LoggerPlugin: Plugin {
         case verbose
     }
 
-    /// Writes each log entry to standard output.
-    public static let standardOutput: @Sendable (String) -> Void = { print($0) }
-
     /// How much each entry shows.
     package let verbosity: Verbosity
     /// The most characters of a body shown in verbose mode.
@@ -67,7 +64,7 @@ public struct LoggerPlugin: Plugin {
     public init(
         verbosity: Verbosity = .compact, bodyLimit: Int = 4096, includesCurlCommand: Bool = false,
         redaction: Redaction = .default, formatter: Formatter = .default,
-        output: @escaping @Sendable (String) -> Void = LoggerPlugin.standardOutput
+        output: @escaping @Sendable (String) -> Void = { print($0) }
     ) {
         self.verbosity = verbosity
         self.bodyLimit = bodyLimit

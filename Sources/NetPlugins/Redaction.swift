@@ -43,11 +43,11 @@ public struct Redaction: Sendable, Hashable {
     package private(set) var rules: RedactionRules
 
     /// Redacted header names, lowercased.
-    public var headerNames: Set<String> { rules.headerNames }
+    package var headerNames: Set<String> { rules.headerNames }
     /// Redacted query item names, lowercased.
-    public var queryNames: Set<String> { rules.queryNames }
+    package var queryNames: Set<String> { rules.queryNames }
     /// Redacted field names (headers, query items and body fields), lowercased.
-    public var fieldNames: Set<String> { rules.fieldNames }
+    package var fieldNames: Set<String> { rules.fieldNames }
 
     /// Creates a redaction list. Names are case-insensitive.
     /// - Parameters:

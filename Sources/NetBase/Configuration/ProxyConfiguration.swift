@@ -20,14 +20,14 @@ import Foundation
 /// plugin's ``Plugin/prepare(_:)``, per target); ``direct`` there sends it without a proxy.
 public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The proxy for `http` URLs, or `nil` to connect directly.
-    public var httpProxy: ProxyServer?
+    package var httpProxy: ProxyServer?
     /// The proxy for `https` URLs (tunnelled with `CONNECT` through an HTTP proxy), or `nil` to
     /// connect directly.
-    public var httpsProxy: ProxyServer?
+    package var httpsProxy: ProxyServer?
     /// Hosts reached without a proxy, `NO_PROXY` style: `example.com` (or `.example.com`) matches
     /// the domain and its subdomains, an IP address matches itself, `10.0.0.0/8` or `fd00::/8`
     /// matches a range of addresses, and `*` matches every host. Ports are ignored.
-    public var bypass: [String]
+    package var bypass: [String]
 
     /// Creates a configuration with a proxy per URL scheme.
     /// - Parameters:
@@ -44,7 +44,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     /// - Parameters:
     ///   - server: The proxy for every request.
     ///   - bypass: Hosts that never use a proxy (see ``bypass``).
-    public init(_ server: ProxyServer, bypass: [String] = []) {
+    package init(_ server: ProxyServer, bypass: [String] = []) {
         self.init(http: server, https: server, bypass: bypass)
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// ```
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// How a client talks to a proxy.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// An HTTP proxy: `http` URLs are forwarded, `https` URLs tunnelled with `CONNECT`.
         case http
         /// A SOCKS5 proxy. Host names are resolved by the proxy (curl's `socks5h`), so no DNS
@@ -18,19 +18,19 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
     }
 
     /// The protocol.
-    public var kind: Kind
+    package var kind: Kind
     /// The proxy's host name or IP address (IPv6 without brackets).
-    public var host: String
+    package var host: String
     /// The proxy's port.
-    public var port: Int
+    package var port: Int
     /// The user name for proxy authentication (HTTP Basic, or SOCKS5 user/password), or `nil`.
-    public var username: String?
+    package var username: String?
     /// The password for proxy authentication, or `nil`. Never printed. Sent only together with
     /// a ``username``.
-    public var password: String?
+    package var password: String?
 
     /// Creates a proxy server description.
-    public init(kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
+    package init(kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
         self.kind = kind
         self.host = host
         self.port = port
@@ -39,12 +39,12 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
     }
 
     /// An HTTP proxy (`CONNECT` for `https` URLs).
-    public static func http(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
+    package static func http(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
         ProxyServer(kind: .http, host: host, port: port, username: username, password: password)
     }
 
     /// A SOCKS5 proxy; host names are resolved by the proxy.
-    public static func socks5(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
+    package static func socks5(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
         ProxyServer(kind: .socks5, host: host, port: port, username: username, password: password)
     }
 

@@ -76,7 +76,7 @@ public struct Request: Sendable, CustomStringConvertible {
     }
 
     /// The URL's host, or an empty string.
-    public var host: String { url.host ?? "" }
+    package var host: String { url.host ?? "" }
 
     /// `GET https://example.com/path`, with userinfo and secret query values redacted.
     public var description: String { SecretRedactor.describe(self) }

@@ -102,11 +102,11 @@ public struct ReplayTransport: Transport {
     }
 
     /// Every recorded exchange, in file order (in record mode, with those recorded since).
-    public var recordedExchanges: [RecordedExchange] { ledger.exchanges }
+    package var recordedExchanges: [RecordedExchange] { ledger.exchanges }
 
     /// Recorded exchanges that have not answered a request yet: a test can check that its
     /// scenario used the whole recording.
-    public var unusedExchanges: [RecordedExchange] { ledger.unused }
+    package var unusedExchanges: [RecordedExchange] { ledger.unused }
 
     /// Answers from the recording, or (in record mode) from the real transport.
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
