@@ -2,17 +2,12 @@ import NetCore
 
 /// Dependent requests: each step gets the previous response and returns the next target.
 ///
-/// Fluent (a value: building it sends nothing, and it can be run again):
+/// A chain is a value: building it sends nothing, and it can be run again.
 /// ```swift
 /// let responses = try await Chain(provider, .register(name: "ada"))
 ///     .then { previous in .profile(id: try previous.decode(Account.self).id) }
 ///     .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }
 ///     .run()
-/// ```
-/// Variadic:
-/// ```swift
-/// let responses = try await Chain.run(provider, .register(name: "ada"),
-///                                     { previous in .profile(id: try previous.decode(Account.self).id) })
 /// ```
 ///
 /// A step that returns `nil` ends the chain successfully. A step that throws, or a request that

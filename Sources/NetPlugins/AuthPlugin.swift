@@ -17,7 +17,7 @@ import NetCore
 ///
 /// - Targets that adopt ``AccessTokenAuthorizable`` choose their scheme (``AuthorizationType``:
 ///   `Bearer`, `Basic` or a custom word) or no token at all (`nil`), as with Moya's
-///   `AccessTokenPlugin`; target types that do not adopt it get ``scheme`` on every request.
+///   `AccessTokenPlugin`; target types that do not adopt it get `scheme` on every request.
 ///   ``/NetCore/AnyTarget`` adopts it like Moya's `MultiTarget`: a wrapped target's choice
 ///   counts, and a wrapped target that does not adopt it gets no token.
 /// - The first request asks `token` for a token (one call even for many concurrent requests) and

@@ -15,12 +15,12 @@ import NetCore
 /// - statuses 408, 429, 500, 502, 503 and 504;
 /// - transient transport errors (``/NetCore/NetworkError/isTransient``: timeouts, lost or refused
 ///   connections, DNS failures, truncated bodies);
-/// - at most ``maxRetries`` times per call (the provider's ``/NetCore/ProviderConfiguration/maxAttempts``
+/// - at most `maxRetries` times per call (the provider's ``/NetCore/ProviderConfiguration/maxAttempts``
 ///   caps attempts too: the smaller limit wins).
 ///
 /// Cancellation is never retried. The wait before retry *n* (1-based) is a random duration in
 /// `0...min(maxDelay, baseDelay × multiplier^(n-1))` ("full jitter"), unless the response carries
-/// `Retry-After` (seconds or an HTTP-date), which is used instead, capped at ``maxRetryAfter``.
+/// `Retry-After` (seconds or an HTTP-date), which is used instead, capped at `maxRetryAfter`.
 public struct RetryPlugin: Plugin {
     /// Retries after the first attempt. Default 2.
     package let maxRetries: Int

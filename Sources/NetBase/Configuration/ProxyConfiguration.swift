@@ -4,8 +4,8 @@ import Foundation
 /// that bypass both.
 ///
 /// ```swift
-/// let corporate = ProxyConfiguration(.http(host: "proxy.corp", port: 3128, username: "me", password: secret),
-///                                    bypass: ["localhost", "127.0.0.1", ".internal.corp"])
+/// let squid = try ProxyServer(url: "http://me:secret@proxy.corp:3128")
+/// let corporate = ProxyConfiguration(http: squid, https: squid, bypass: ["localhost", "127.0.0.1", ".internal.corp"])
 /// let transport = CurlTransport(configuration: .init(proxy: corporate))
 /// let fromShell = CurlTransport(configuration: .init(proxy: try .fromEnvironment()))
 /// ```
@@ -33,7 +33,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     /// - Parameters:
     ///   - http: The proxy for `http` URLs, or `nil` for none.
     ///   - https: The proxy for `https` URLs, or `nil` for none.
-    ///   - bypass: Hosts that never use a proxy (see ``bypass``).
+    ///   - bypass: Hosts that never use a proxy (see `bypass`).
     public init(http: ProxyServer?, https: ProxyServer?, bypass: [String] = []) {
         httpProxy = http
         httpsProxy = https
@@ -133,7 +133,7 @@ extension Request {
     /// The proxy configuration for this request only, replacing the transport's (`nil`, the
     /// default: the transport's applies; ``ProxyConfiguration/direct``: no proxy). Set it in a
     /// plugin's ``Plugin/prepare(_:)`` to choose a proxy per target; it is kept across retries
-    /// and redirect hops, and each hop's URL is matched against its ``ProxyConfiguration/bypass``.
+    /// and redirect hops, and each hop's URL is matched against its `bypass`.
     ///
     /// The provider sets it from ``TargetOptions/proxy`` or ``ProviderConfiguration/proxy`` when
     /// either is set. `CurlTransport` honours it; `URLSessionTransport` cannot send through a

@@ -3,9 +3,8 @@ import Foundation
 /// One proxy server: its protocol, address and optional credentials.
 ///
 /// ```swift
-/// let squid = ProxyServer.http(host: "proxy.corp", port: 3128, username: "me", password: secret)
-/// let tor = ProxyServer.socks5(host: "127.0.0.1", port: 9050)
-/// let parsed = try ProxyServer(url: "http://me:secret@proxy.corp:3128")
+/// let squid = try ProxyServer(url: "http://me:secret@proxy.corp:3128")
+/// let tor = try ProxyServer(url: "socks5h://127.0.0.1:9050")
 /// ```
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// How a client talks to a proxy.

@@ -9,7 +9,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomReflect
     public let name: String
     /// The cookie's value, exactly as the server sent it.
     public let value: String
-    /// The host it is sent to (``isHostOnly``) or the domain whose hosts it is sent to, in lower
+    /// The host it is sent to (`isHostOnly`) or the domain whose hosts it is sent to, in lower
     /// case and without a leading dot.
     public let domain: String
     /// The path prefix of the URLs it is sent with (`/` for the whole site).

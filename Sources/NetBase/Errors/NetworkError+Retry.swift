@@ -40,7 +40,7 @@ extension NetworkError.Code {
 }
 
 extension NetworkError {
-    /// Whether trying again might succeed: ``NetworkError/Code/transient`` (timeouts, lost or
+    /// Whether trying again might succeed: `transient` (timeouts, lost or
     /// refused connections, DNS, a body cut short).
     public var isTransient: Bool { Code.transient.contains(code) }
 }

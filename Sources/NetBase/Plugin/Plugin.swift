@@ -59,7 +59,7 @@ public protocol Plugin: Sendable {
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction
 
     /// Observes the outcome of one attempt; called exactly once per attempt on every plugin,
-    /// for every outcome. ``Request/attempt`` says which attempt, ``Request/attemptStartedAt``
+    /// for every outcome. ``Request/attempt`` says which attempt, `attemptStartedAt`
     /// when it began. Default: does nothing.
     func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async
 

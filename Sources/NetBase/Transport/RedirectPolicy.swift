@@ -13,7 +13,7 @@ import Foundation
 /// - The origin is scheme + host + port. A hop to another origin drops `Authorization`,
 ///   `Proxy-Authorization`, `Cookie` and every name in ``sensitiveHeaders`` (unless
 ///   ``dropsAuthorizationAcrossHosts`` is off), and gets the TLS policy chosen for its own URL
-///   (``Request/redirectTLS``), never the previous hop's.
+///   (`redirectTLS`), never the previous hop's.
 public struct RedirectPolicy: Sendable, Hashable {
     /// Whether redirects are followed at all.
     public var follows: Bool
