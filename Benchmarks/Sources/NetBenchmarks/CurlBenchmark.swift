@@ -17,7 +17,7 @@ func curlBenchmark(total: Int) async throws {
     let decoder = JSONDecoder()
     // What a user gets from `Provider<API>()` on Linux: the shared default CurlTransport.
     let curlProvider = Provider<BenchAPI>(plugins: (0..<5).map { _ in NoOpPlugin() })
-    guard let curlTransport = curlProvider.transport as? CurlTransport else {
+    guard let curlTransport = DefaultTransport.shared as? CurlTransport else {
         print("the default transport is not CurlTransport on this platform; skipping")
         return
     }
