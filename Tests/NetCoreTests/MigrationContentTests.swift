@@ -90,6 +90,21 @@ struct PerTargetStubTransportTests {
         #expect(sent.statusCode == 201)
         #expect(log.count == 1)
     }
+
+    @Test("A streamed call streams through the network transport when its target is not stubbed, and streams the sample when it is")
+    func streamsPerTarget() async throws {
+        let network = StubTransport(behavior: .custom { Response(statusCode: 200, data: Data("live".utf8), request: $0) })
+        let transport = StubTransport(network: network) { target in
+            (target as? TestTarget)?.name == "stubbed" ? .immediate : nil
+        }
+        let provider = Provider<TestTarget>(transport: transport)
+        var live = Data()
+        for try await chunk in provider.stream(TestTarget(name: "live")) { live.append(chunk) }
+        #expect(String(decoding: live, as: UTF8.self) == "live")
+        var stubbed = Data()
+        for try await chunk in provider.stream(TestTarget(name: "stubbed", sampleResponse: .json(#"{"a":1}"#))) { stubbed.append(chunk) }
+        #expect(String(decoding: stubbed, as: UTF8.self) == #"{"a":1}"#)
+    }
 }
 
 @Suite("Per-target encoding")
