@@ -120,8 +120,16 @@ package protocol CacheBackend: Sendable {
 
 /// Runs blocking file work on a Dispatch queue and resumes the caller when it is done, so a slow
 /// disk never holds one of the few threads of the Swift concurrency pool.
-enum FileQueue {
-    private static let queue = DispatchQueue(label: "NetKit.CacheStorage.files", qos: .utility, attributes: .concurrent)
+package enum FileQueue {
+    private static let key = DispatchSpecificKey<Bool>()
+    private static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: "NetKit.CacheStorage.files", qos: .utility, attributes: .concurrent)
+        queue.setSpecific(key: key, value: true)
+        return queue
+    }()
+
+    /// Whether the caller runs on the file queue (tests check that file work does).
+    package static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 
     static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
