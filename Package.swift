@@ -10,7 +10,9 @@ let package = Package(
     name: "NetKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "NetCore", targets: ["NetCore"]),
+        // NetBase and NetURLSession are in the NetCore product (NetCore links them anyway) so that
+        // `swift package diagnose-api-breaking-changes` (scripts/check-api) compares their API too.
+        .library(name: "NetCore", targets: ["NetCore", "NetBase", "NetURLSession"]),
         .library(name: "NetPlugins", targets: ["NetPlugins"]),
         .library(name: "NetBatch", targets: ["NetBatch"]),
         .library(name: "NetChain", targets: ["NetChain"]),

@@ -23,12 +23,12 @@ public struct BatchConfiguration: Sendable {
     /// with ``RetryTiming/afterBatch`` the first failed item stops the batch. Default: `false`.
     public var failFast: Bool
     /// Which failures are worth retrying. Cancellation is never retried, whatever this says.
-    /// Default: ``defaultIsRetryable(_:)`` (everything except ``/NetCore/NetworkError/Code/permanent``).
+    /// Default: ``defaultIsRetryable(_:)`` (everything except `permanent`).
     public var isRetryable: @Sendable (NetworkError) -> Bool
     /// How the batch waits before a ``RetryTiming/backoff(initial:multiplier:max:)`` retry; throwing
     /// (on cancellation) ends the item as cancelled. Default: `Task.sleep(for:)`. Inject a
     /// recording closure to test retry timing without waiting.
-    public var sleep: @Sendable (Duration) async throws -> Void
+    package var sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates a configuration; every argument has a default.
     public init(
@@ -45,7 +45,7 @@ public struct BatchConfiguration: Sendable {
     }
 
     /// Retries every failure except those that would fail the same way again
-    /// (``/NetCore/NetworkError/Code/permanent``): request-building errors, a plugin's stop,
+    /// (`permanent`): request-building errors, a plugin's stop,
     /// cancellation, and protocol, pin and size violations by the server.
     @Sendable public static func defaultIsRetryable(_ error: NetworkError) -> Bool {
         !NetworkError.Code.permanent.contains(error.code)

@@ -19,15 +19,15 @@ public enum BatchEvent: Sendable {
     case finished(BatchSummary)
 }
 
-/// A batch started with ``BatchManager/start(_:)-([Target])`` (or its ``BatchItem`` variant): its progress events and its result.
-public struct BatchRun<Target: TargetType>: Sendable {
+/// A batch started with `BatchManager.start(_:)`: its progress events and its result.
+package struct BatchRun<Target: TargetType>: Sendable {
     /// Every event of the batch; the stream ends after ``BatchEvent/finished(_:)``. Unconsumed
     /// events are buffered.
-    public let events: AsyncStream<BatchEvent>
+    package let events: AsyncStream<BatchEvent>
     let task: Task<BatchResult<Target>, Never>
 
     /// Waits for the batch to end. Cancelling the waiting task cancels the batch.
-    public func result() async -> BatchResult<Target> {
+    package func result() async -> BatchResult<Target> {
         await withTaskCancellationHandler {
             await task.value
         } onCancel: {
@@ -36,7 +36,7 @@ public struct BatchRun<Target: TargetType>: Sendable {
     }
 
     /// Cancels every in-flight and pending item.
-    public func cancel() {
+    package func cancel() {
         task.cancel()
     }
 }

@@ -22,7 +22,7 @@ public enum BatchItem<Target: TargetType>: Sendable {
     case operation(@Sendable () async throws -> Response)
 
     /// The target, for ``target(_:)`` items.
-    public var target: Target? {
+    package var target: Target? {
         if case .target(let target) = self { return target }
         return nil
     }

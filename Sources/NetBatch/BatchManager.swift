@@ -17,9 +17,9 @@ import NetCore
 /// (``BatchItemResult/wasCancelled``). Mix several target enums with `Provider<AnyTarget>`.
 public struct BatchManager<Target: TargetType>: Sendable {
     /// Sends the target items.
-    public let provider: Provider<Target>
+    package let provider: Provider<Target>
     /// Limits, retries and fail-fast.
-    public var configuration: BatchConfiguration
+    package var configuration: BatchConfiguration
 
     /// Creates a batch manager.
     /// - Parameters:
@@ -28,11 +28,6 @@ public struct BatchManager<Target: TargetType>: Sendable {
     public init(provider: Provider<Target>, configuration: BatchConfiguration = BatchConfiguration()) {
         self.provider = provider
         self.configuration = configuration
-    }
-
-    /// Creates a batch manager (unlabelled form).
-    public init(_ provider: Provider<Target>, configuration: BatchConfiguration = BatchConfiguration()) {
-        self.init(provider: provider, configuration: configuration)
     }
 
     /// Sends every target and returns their outcomes in input order.
@@ -84,14 +79,6 @@ public struct BatchManager<Target: TargetType>: Sendable {
         return await engine.run()
     }
 
-    /// Runs async operations (each producing a response) with the batch's limit and retries.
-    /// Same as ``run(_:onEvent:)-([BatchItem<Target>],_)`` with ``BatchItem/operation(_:)`` items.
-    public func run(
-        operations: [@Sendable () async throws -> Response], onEvent: (@Sendable (BatchEvent) -> Void)? = nil
-    ) async -> BatchResult<Target> {
-        await run(operations.map { BatchItem<Target>.operation($0) }, onEvent: onEvent)
-    }
-
     /// Starts sending `targets` in a new task and returns its progress events and result.
     ///
     /// ```swift
@@ -99,12 +86,12 @@ public struct BatchManager<Target: TargetType>: Sendable {
     /// for await event in running.events { if case .itemFinished(let i, _, _) = event { print(i) } }
     /// let result = await running.result()
     /// ```
-    public func start(_ targets: [Target]) -> BatchRun<Target> {
+    package func start(_ targets: [Target]) -> BatchRun<Target> {
         start(targets.map { BatchItem<Target>.target($0) })
     }
 
     /// Starts running `items` in a new task and returns its progress events and result.
-    public func start(_ items: [BatchItem<Target>]) -> BatchRun<Target> {
+    package func start(_ items: [BatchItem<Target>]) -> BatchRun<Target> {
         let (events, continuation) = AsyncStream<BatchEvent>.makeStream()
         let manager = self
         let task = Task {

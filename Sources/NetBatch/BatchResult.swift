@@ -17,7 +17,7 @@ public struct BatchItemResult<Target: TargetType>: Sendable {
     public let wasCancelled: Bool
 
     /// Creates an item result.
-    public init(index: Int, target: Target?, result: Result<Response, NetworkError>, attempts: Int, wasCancelled: Bool) {
+    package init(index: Int, target: Target?, result: Result<Response, NetworkError>, attempts: Int, wasCancelled: Bool) {
         self.index = index
         self.target = target
         self.result = result
@@ -55,7 +55,7 @@ public struct BatchSummary: Sendable, Hashable, CustomStringConvertible {
     public var rounds: Int
 
     /// Creates a summary.
-    public init(total: Int, succeeded: Int, failed: Int, cancelled: Int, rounds: Int) {
+    package init(total: Int, succeeded: Int, failed: Int, cancelled: Int, rounds: Int) {
         self.total = total
         self.succeeded = succeeded
         self.failed = failed
@@ -71,7 +71,7 @@ public struct BatchSummary: Sendable, Hashable, CustomStringConvertible {
 /// Every item's outcome, in input order (`result[i]` is input `i`).
 public struct BatchResult<Target: TargetType>: Sendable, RandomAccessCollection {
     /// One entry per input item, in input order.
-    public let items: [BatchItemResult<Target>]
+    package let items: [BatchItemResult<Target>]
     /// How many rounds ran.
     public let rounds: Int
     let decoder: JSONDecoder
@@ -101,7 +101,7 @@ public struct BatchResult<Target: TargetType>: Sendable, RandomAccessCollection 
     }
 
     /// The input indexes of the cancelled items.
-    public var cancelledIndexes: [Int] { items.filter(\.wasCancelled).map(\.index) }
+    package var cancelledIndexes: [Int] { items.filter(\.wasCancelled).map(\.index) }
 
     /// Whether any item was cancelled.
     public var wasCancelled: Bool { items.contains(where: \.wasCancelled) }

@@ -86,7 +86,7 @@ public struct BatchFailure: Sendable, CustomStringConvertible {
     public let attempts: Int
 
     /// Creates a failure record.
-    public init(index: Int, error: NetworkError, attempts: Int) {
+    package init(index: Int, error: NetworkError, attempts: Int) {
         self.index = index
         self.error = error
         self.attempts = attempts

@@ -2,17 +2,12 @@ import NetCore
 
 /// Dependent requests: each step gets the previous response and returns the next target.
 ///
-/// Fluent (a value: building it sends nothing, and it can be run again):
+/// A chain is a value: building it sends nothing, and it can be run again.
 /// ```swift
 /// let responses = try await Chain(provider, .register(name: "ada"))
 ///     .then { previous in .profile(id: try previous.decode(Account.self).id) }
 ///     .then { previous in try previous.decode(Profile.self).hasAvatar ? .avatar : nil }
 ///     .run()
-/// ```
-/// Variadic:
-/// ```swift
-/// let responses = try await Chain.run(provider, .register(name: "ada"),
-///                                     { previous in .profile(id: try previous.decode(Account.self).id) })
 /// ```
 ///
 /// A step that returns `nil` ends the chain successfully. A step that throws, or a request that
@@ -25,11 +20,11 @@ public struct Chain<Target: TargetType>: Sendable, CustomStringConvertible {
     public typealias Step = @Sendable (_ previous: Response) async throws -> Target?
 
     /// Sends every request of the chain.
-    public let provider: Provider<Target>
+    package let provider: Provider<Target>
     /// The first request.
-    public let first: Target
+    package let first: Target
     /// The steps after the first request, in order.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// Starts a chain with its first target; nothing is sent until ``run()``.
     public init(_ provider: Provider<Target>, _ first: Target) {
@@ -96,7 +91,7 @@ public struct Chain<Target: TargetType>: Sendable, CustomStringConvertible {
     /// - Returns: Every response, in order.
     /// - Throws: ``ChainError`` at the first failure.
     @discardableResult
-    public static func run(_ provider: Provider<Target>, _ first: Target, _ steps: Step...) async throws(ChainError) -> [Response] {
+    package static func run(_ provider: Provider<Target>, _ first: Target, _ steps: Step...) async throws(ChainError) -> [Response] {
         try await Chain(provider: provider, first: first, steps: steps).run()
     }
 

@@ -38,7 +38,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     public let target: String?
 
     /// Creates a chain error.
-    public init(stepIndex: Int, stage: Stage, underlying: any Error, responses: [Response], target: String? = nil) {
+    package init(stepIndex: Int, stage: Stage, underlying: any Error, responses: [Response], target: String? = nil) {
         self.stepIndex = stepIndex
         self.stage = stage
         self.underlying = underlying
@@ -54,7 +54,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible, LocalizedErr
     }
 
     /// Whether the chain stopped because it was cancelled.
-    public var isCancellation: Bool {
+    package var isCancellation: Bool {
         underlying is CancellationError || (underlying as? NetworkError)?.isCancellation == true
     }
 

@@ -16,9 +16,9 @@ import Foundation
 /// ``cancelAll()`` cancels: the caller's task is never cancelled by it.
 public final class Provider<Target: TargetType>: Sendable {
     /// The transport that sends requests.
-    public let transport: any Transport
+    package let transport: any Transport
     /// The plugins, in hook order.
-    public let plugins: [any Plugin]
+    package let plugins: [any Plugin]
     /// Shared settings.
     public let configuration: ProviderConfiguration
 

@@ -14,7 +14,7 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// Creates the value for a libcurl result code and message.
-    public init(code: Int, message: String) {
+    package init(code: Int, message: String) {
         self.code = code
         self.message = message
     }

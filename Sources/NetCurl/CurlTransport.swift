@@ -28,7 +28,7 @@
     /// `Provider.cancelAll()`; the transfer is removed from libcurl at once and
     /// ``NetworkError/cancelled`` thrown) or ``Request/timeout``
     /// (``NetworkError/timedOut``, sub-second values honoured).
-    public final class CurlTransport: Transport, ExecutorOwningTransport {
+    public final class CurlTransport: Transport, ExecutorOwningTransport, StreamingTransport {
         /// Knobs for a ``CurlTransport``. The defaults suit most clients.
         public struct Configuration: Sendable, Hashable {
             /// The most connections open to one host at a time (0: no limit). Requests beyond it
@@ -90,7 +90,7 @@
         }
 
         /// The configuration this transport was created with.
-        public let configuration: Configuration
+        package let configuration: Configuration
 
         /// TLS policies, HTTP/2, resumable downloads and progress.
         public var capabilities: TransportCapabilities { [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy, .cookieJar] }
@@ -156,7 +156,7 @@
 
         /// Streams the response: returns at the head of a 2xx and feeds its body into `body`, pausing
         /// the transfer while the reader has no room (see ``Transport/stream(_:into:)``).
-        public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        package func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
             try await RedirectFollower.stream(request, into: body, policy: configuration.redirectPolicy, maxRedirects: configuration.maxRedirects) { hop in
                 try await sendHop(hop, progress: nil, stream: body)
             }

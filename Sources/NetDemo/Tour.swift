@@ -52,7 +52,7 @@ struct Tour {
             transport: transport(),
             plugins: [
                 LoggerPlugin(verbosity: options.verbose ? .verbose : .compact, output: { print("  log: \($0)") }),
-                CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
+                CachePlugin(storage: .memory(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
                 RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(200)),
                 capture,
             ], configuration: configuration)

@@ -16,7 +16,7 @@ import NetCore
 ///
 /// A target type that adopts the protocol follows Moya's `AccessTokenPlugin` rule: the token goes
 /// only to the endpoints whose ``authorizationType`` is not `nil`. A target type that does not
-/// adopt it gets the plugin's own ``AuthPlugin/scheme`` on every request (one API, one token;
+/// adopt it gets the plugin's own `scheme` on every request (one API, one token;
 /// `appliesTo` narrows it). ``/NetCore/AnyTarget`` adopts it like Moya's `MultiTarget`: it
 /// forwards the wrapped target's choice, and `nil` for a wrapped target that does not adopt it,
 /// so a provider that mixes several APIs sends the token only where a target asks for it.

@@ -17,7 +17,7 @@ import NetCore
 ///
 /// - Targets that adopt ``AccessTokenAuthorizable`` choose their scheme (``AuthorizationType``:
 ///   `Bearer`, `Basic` or a custom word) or no token at all (`nil`), as with Moya's
-///   `AccessTokenPlugin`; target types that do not adopt it get ``scheme`` on every request.
+///   `AccessTokenPlugin`; target types that do not adopt it get `scheme` on every request.
 ///   ``/NetCore/AnyTarget`` adopts it like Moya's `MultiTarget`: a wrapped target's choice
 ///   counts, and a wrapped target that does not adopt it gets no token.
 /// - The first request asks `token` for a token (one call even for many concurrent requests) and
@@ -46,10 +46,10 @@ import NetCore
 /// A caller cancelled while a refresh runs stops waiting at once; the refresh goes on for the others.
 public final class AuthPlugin: Plugin {
     /// The header that carries the token. Default `Authorization`.
-    public let header: String
+    package let header: String
     /// The scheme before the token for target types that do not adopt ``AccessTokenAuthorizable``.
     /// Default `Bearer`; empty for the bare token.
-    public let scheme: String
+    package let scheme: String
     private let fetchToken: @Sendable () async throws -> String
     private let refreshToken: (@Sendable () async throws -> String)?
     private let appliesTo: @Sendable (Request) -> Bool
@@ -103,7 +103,7 @@ public final class AuthPlugin: Plugin {
     public var currentToken: String? { state.withLock { $0.token } }
 
     /// How many refreshes have completed successfully.
-    public var refreshCount: Int { state.withLock { $0.refreshes } }
+    package var refreshCount: Int { state.withLock { $0.refreshes } }
 
     /// Replaces the token (after a login, say); requests from now on carry it.
     public func setToken(_ token: String) {

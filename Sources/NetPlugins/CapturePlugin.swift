@@ -29,7 +29,7 @@ import NetCore
 /// message counts 64 bytes on top of its payload); the rest are counted in the entry's comment.
 public final class CapturePlugin: Plugin {
     /// What is hidden when entries are read or exported.
-    public let redaction: Redaction
+    package let redaction: Redaction
     private let maxBytes: Int
     private let buffer: Locked<CaptureBuffer>
     /// What every connection's messages share.
@@ -101,7 +101,7 @@ public final class CapturePlugin: Plugin {
     public var count: Int { buffer.withLock { $0.count } }
 
     /// Every kept entry, oldest first, redacted.
-    public var exchanges: [CapturedExchange] { exchanges() }
+    package var exchanges: [CapturedExchange] { exchanges() }
 
     /// Kept entries that match every given filter, oldest first, redacted.
     /// - Parameters:
@@ -131,7 +131,7 @@ public final class CapturePlugin: Plugin {
     }
 
     /// Kept entries with exactly this status code.
-    public func exchanges(status: Int) -> [CapturedExchange] {
+    package func exchanges(status: Int) -> [CapturedExchange] {
         exchanges(status: status...status)
     }
 

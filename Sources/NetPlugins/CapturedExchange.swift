@@ -12,9 +12,9 @@ public struct CapturedExchange: Sendable {
     /// The request URL as text, without userinfo, redacted query values replaced.
     public let url: String
     /// The request host.
-    public let host: String
+    package let host: String
     /// The request path.
-    public let path: String
+    package let path: String
     /// The request headers, redacted.
     public let requestHeaders: HTTPHeaders
     /// The request body when it was in memory, redacted (secret JSON keys, form and multipart

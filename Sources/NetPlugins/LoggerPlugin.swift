@@ -39,19 +39,16 @@ public struct LoggerPlugin: Plugin {
         case verbose
     }
 
-    /// Writes each log entry to standard output.
-    public static let standardOutput: @Sendable (String) -> Void = { print($0) }
-
     /// How much each entry shows.
-    public let verbosity: Verbosity
+    package let verbosity: Verbosity
     /// The most characters of a body shown in verbose mode.
-    public let bodyLimit: Int
+    package let bodyLimit: Int
     /// Whether a `curl` command that reproduces the request (redacted) follows each request line.
-    public let includesCurlCommand: Bool
+    package let includesCurlCommand: Bool
     /// What is hidden.
-    public let redaction: Redaction
+    package let redaction: Redaction
     /// Writes the request and outcome lines.
-    public let formatter: Formatter
+    package let formatter: Formatter
     let output: @Sendable (String) -> Void
 
     /// Creates a logger.
@@ -67,7 +64,7 @@ public struct LoggerPlugin: Plugin {
     public init(
         verbosity: Verbosity = .compact, bodyLimit: Int = 4096, includesCurlCommand: Bool = false,
         redaction: Redaction = .default, formatter: Formatter = .default,
-        output: @escaping @Sendable (String) -> Void = LoggerPlugin.standardOutput
+        output: @escaping @Sendable (String) -> Void = { print($0) }
     ) {
         self.verbosity = verbosity
         self.bodyLimit = bodyLimit

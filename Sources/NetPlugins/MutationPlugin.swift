@@ -22,9 +22,9 @@ import NetCore
 /// outcome, including stops, cancellation and results answered without the network.
 public struct MutationPlugin: Plugin {
     /// Rewrites a request in `prepare`.
-    public typealias RequestMutation = @Sendable (inout Request) async throws -> Void
+    typealias RequestMutation = @Sendable (inout Request) async throws -> Void
     /// Transforms the final result in `process`.
-    public typealias ResultMutation = @Sendable (Result<Response, NetworkError>, Request) async -> Result<Response, NetworkError>
+    typealias ResultMutation = @Sendable (Result<Response, NetworkError>, Request) async -> Result<Response, NetworkError>
 
     public let name: String
     private let requestMutation: RequestMutation?
@@ -35,7 +35,10 @@ public struct MutationPlugin: Plugin {
     ///   - name: Names the plugin in errors. Default `"MutationPlugin"`.
     ///   - request: Rewrites each request before sending; may throw to fail it.
     ///   - result: Transforms each final result.
-    public init(name: String = "MutationPlugin", request: RequestMutation? = nil, result: ResultMutation? = nil) {
+    public init(
+        name: String = "MutationPlugin", request: (@Sendable (inout Request) async throws -> Void)? = nil,
+        result: (@Sendable (Result<Response, NetworkError>, Request) async -> Result<Response, NetworkError>)? = nil
+    ) {
         self.name = name
         self.requestMutation = request
         self.resultMutation = result

@@ -27,9 +27,6 @@ public struct NetworkActivityPlugin: Plugin {
         case ended
     }
 
-    /// Moya's name for ``Change``.
-    public typealias NetworkActivityChangeType = Change
-
     private let onChange: @Sendable (Change, any TargetType) -> Void
     /// Calls that began and have not ended, by call identifier.
     private let running = Locked(Set<UUID>())

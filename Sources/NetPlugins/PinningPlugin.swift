@@ -32,19 +32,19 @@ public struct PinningPlugin: Plugin {
     /// The TLS requirements for one host pattern (and optionally one port).
     public struct Pin: Sendable, Hashable {
         /// `api.example.com`, `*.example.com` or `**.example.com`, lowercased, without a trailing dot.
-        public let host: String
+        package let host: String
         /// The only port this pin applies to, or `nil` for every port of its hosts. A client
         /// identity pinned to port 8443 is never shown to another service on the same host.
-        public let port: Int?
+        package let port: Int?
         /// Base64 SHA-256 digests of acceptable SubjectPublicKeyInfo, without any prefix.
-        public let keyHashes: [String]
+        package let keyHashes: [String]
         /// Extra trusted certificates (PEM or DER), for self-signed or private-CA servers.
-        public let certificates: [Data]
+        package let certificates: [Data]
         /// Whether the certificate name must match the host.
-        public let validatesHost: Bool
+        package let validatesHost: Bool
         /// The client certificate presented to this host pattern's servers (mutual TLS), or `nil`.
         /// Only requests (and redirect hops) whose URL this pin matches carry it.
-        public let clientIdentity: ClientIdentity?
+        package let clientIdentity: ClientIdentity?
 
         /// Creates a pin.
         /// - Parameters:
@@ -179,7 +179,7 @@ public struct PinningPlugin: Plugin {
     }
 
     /// The configured pins.
-    public let pins: [Pin]
+    package let pins: [Pin]
 
     /// Creates the plugin.
     /// - Parameter pins: One entry per host pattern.
@@ -189,7 +189,7 @@ public struct PinningPlugin: Plugin {
 
     /// The pin that applies to `url`: `https` only, exact host first, then the longest wildcard;
     /// for the same pattern, a pin for the URL's port before one for every port.
-    public func pin(for url: URL) -> Pin? {
+    package func pin(for url: URL) -> Pin? {
         guard url.scheme?.lowercased() == "https", var host = url.host?.lowercased() else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }

@@ -43,11 +43,11 @@ public struct Redaction: Sendable, Hashable {
     package private(set) var rules: RedactionRules
 
     /// Redacted header names, lowercased.
-    public var headerNames: Set<String> { rules.headerNames }
+    package var headerNames: Set<String> { rules.headerNames }
     /// Redacted query item names, lowercased.
-    public var queryNames: Set<String> { rules.queryNames }
+    package var queryNames: Set<String> { rules.queryNames }
     /// Redacted field names (headers, query items and body fields), lowercased.
-    public var fieldNames: Set<String> { rules.fieldNames }
+    package var fieldNames: Set<String> { rules.fieldNames }
 
     /// Creates a redaction list. Names are case-insensitive.
     /// - Parameters:
@@ -70,40 +70,40 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Whether the header `name` is redacted.
-    public func redactsHeader(_ name: String) -> Bool {
+    package func redactsHeader(_ name: String) -> Bool {
         rules.redactsHeader(name)
     }
 
     /// Whether the query item `name` (percent-decoded) is redacted; brackets are stripped, so
     /// `user[password]` and `token[]` are.
-    public func redactsQueryItem(_ name: String) -> Bool {
+    package func redactsQueryItem(_ name: String) -> Bool {
         rules.redactsQueryItem(name)
     }
 
     /// Whether the body field `name` (a JSON key, a form or multipart field) is redacted.
-    public func redactsField(_ name: String) -> Bool {
+    package func redactsField(_ name: String) -> Bool {
         rules.redactsField(name)
     }
 
     /// `headers` with redacted values replaced, in their original order.
-    public func redact(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
+    package func redact(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
         SecretRedactor.redact(headers: headers, rules: rules)
     }
 
     /// The URL's text without userinfo and with redacted query values replaced. Cheap when the
     /// URL has no `@`, query or fragment.
-    public func redact(_ url: URL) -> String {
+    package func redact(_ url: URL) -> String {
         SecretRedactor.redact(url: url, rules: rules)
     }
 
     /// `body` redacted for its content type: JSON keys, form fields and multipart parts with
     /// redacted names, then every value of `secrets` (text or binary bytes alike).
-    public func redact(body: Data, contentType: String?, secrets: [String]) -> Data {
+    package func redact(body: Data, contentType: String?, secrets: [String]) -> Data {
         SecretRedactor.redact(body: body, contentType: contentType, secrets: KnownSecrets(values: secrets), rules: rules)
     }
 
     /// The query items of `url` as name/value pairs (percent-decoded), redacted.
-    public func redactedQueryItems(of url: URL) -> [(name: String, value: String)] {
+    package func redactedQueryItems(of url: URL) -> [(name: String, value: String)] {
         guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return [] }
         return items.map { item in (item.name, redactsQueryItem(item.name) ? Self.placeholder : (item.value ?? "")) }
     }
@@ -111,7 +111,7 @@ public struct Redaction: Sendable, Hashable {
     /// The secret values a request (and optionally its response) carries under redacted names,
     /// in userinfo and in body fields, in the spellings a server may echo them, so that they can be
     /// scrubbed from free text. Only computed on slow paths (verbose logs, exports, error messages).
-    public func secrets(in request: Request, response: Response? = nil) -> [String] {
+    package func secrets(in request: Request, response: Response? = nil) -> [String] {
         knownSecrets(in: request, responseHeaders: response?.headers).values
     }
 
@@ -121,7 +121,7 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// `text` with every occurrence of each secret replaced by the placeholder.
-    public static func scrub(_ text: String, secrets: [String]) -> String {
+    package static func scrub(_ text: String, secrets: [String]) -> String {
         KnownSecrets(values: secrets).scrub(text)
     }
 }

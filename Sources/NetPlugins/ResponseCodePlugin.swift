@@ -12,20 +12,20 @@ import NetCore
 /// catch .businessCode(let code, let message, let response) { … }
 /// ```
 ///
-/// Runs in `process`, on successful results only. A code not in ``acceptedCodes`` turns the result
+/// Runs in `process`, on successful results only. A code not in `acceptedCodes` turns the result
 /// into ``/NetCore/NetworkError/businessCode(code:message:response:)`` with the code (as text: `0`, `"E42"`),
 /// the message when the body has one, and the whole response. Numbers, strings and booleans are
 /// compared by their text (`0` and `"0"` are the same code). Bodies that are not JSON objects, or
-/// have no code at the key path, pass unchanged unless ``requiresCode`` is set.
+/// have no code at the key path, pass unchanged unless `requiresCode` is set.
 public struct ResponseCodePlugin: Plugin {
     /// Dot-separated key path of the code, such as `"code"` or `"meta.status"`.
-    public let codeKeyPath: String
+    package let codeKeyPath: String
     /// Codes that mean success, as text.
-    public let acceptedCodes: Set<String>
+    package let acceptedCodes: Set<String>
     /// Dot-separated key path of a human-readable message, or `nil`.
-    public let messageKeyPath: String?
+    package let messageKeyPath: String?
     /// Whether a JSON response without a code is rejected (as code `"missing"`). Default `false`.
-    public let requiresCode: Bool
+    package let requiresCode: Bool
     private let appliesTo: @Sendable (Request) -> Bool
 
     /// Creates the plugin.

@@ -15,33 +15,33 @@ import NetCore
 /// - statuses 408, 429, 500, 502, 503 and 504;
 /// - transient transport errors (``/NetCore/NetworkError/isTransient``: timeouts, lost or refused
 ///   connections, DNS failures, truncated bodies);
-/// - at most ``maxRetries`` times per call (the provider's ``/NetCore/ProviderConfiguration/maxAttempts``
+/// - at most `maxRetries` times per call (the provider's ``/NetCore/ProviderConfiguration/maxAttempts``
 ///   caps attempts too: the smaller limit wins).
 ///
 /// Cancellation is never retried. The wait before retry *n* (1-based) is a random duration in
 /// `0...min(maxDelay, baseDelay × multiplier^(n-1))` ("full jitter"), unless the response carries
-/// `Retry-After` (seconds or an HTTP-date), which is used instead, capped at ``maxRetryAfter``.
+/// `Retry-After` (seconds or an HTTP-date), which is used instead, capped at `maxRetryAfter`.
 public struct RetryPlugin: Plugin {
     /// Retries after the first attempt. Default 2.
-    public let maxRetries: Int
+    package let maxRetries: Int
     /// The backoff before the first retry, before jitter. Default 0.5 s.
-    public let baseDelay: Duration
+    package let baseDelay: Duration
     /// Growth factor per retry. Default 2.
-    public let multiplier: Double
+    package let multiplier: Double
     /// The largest backoff before jitter. Default 30 s.
-    public let maxDelay: Duration
+    package let maxDelay: Duration
     /// Whether the backoff is randomised in `0...backoff` (full jitter). Default `true`.
-    public let jitter: Bool
+    package let jitter: Bool
     /// Methods that may be retried. Default: the idempotent ones.
-    public let retryableMethods: Set<HTTPMethod>
+    package let retryableMethods: Set<HTTPMethod>
     /// Status codes that are retried. Default: 408, 429, 500, 502, 503, 504.
-    public let retryableStatuses: Set<Int>
+    package let retryableStatuses: Set<Int>
     /// Whether transient transport errors are retried. Default `true`.
-    public let retriesTransientErrors: Bool
+    package let retriesTransientErrors: Bool
     /// Whether `Retry-After` replaces the backoff. Default `true`.
-    public let honorsRetryAfter: Bool
+    package let honorsRetryAfter: Bool
     /// The longest `Retry-After` wait honoured; longer values are cut to it. Default 60 s.
-    public let maxRetryAfter: Duration
+    package let maxRetryAfter: Duration
     private let shouldRetry: (@Sendable (NetworkError, Request) -> Bool)?
     private let random: @Sendable () -> Double
     private let now: @Sendable () -> Date
@@ -104,13 +104,13 @@ public struct RetryPlugin: Plugin {
 
     /// The backoff before the retry that follows `attempt` (1-based), before jitter:
     /// `min(maxDelay, baseDelay × multiplier^(attempt-1))`.
-    public func backoff(after attempt: Int) -> Duration {
+    package func backoff(after attempt: Int) -> Duration {
         Backoff(initial: baseDelay, multiplier: multiplier, maximum: maxDelay).delay(beforeRetry: attempt)
     }
 
     /// The wait before retrying after `attempt`: `Retry-After` when present and honoured, otherwise
     /// the jittered backoff.
-    public func delay(after attempt: Int, response: Response?) -> Duration {
+    package func delay(after attempt: Int, response: Response?) -> Duration {
         if honorsRetryAfter, let value = response?.headers["Retry-After"],
             let wait = RetryAfter.parse(value, now: now())
         {

@@ -14,13 +14,13 @@ import NetBase
 ///
 /// It cannot enforce ``TLSPolicy`` (pins, extra trusted certificates): such requests fail closed
 /// with ``NetworkError/tlsPolicyUnsupported(transport:host:)``. Use `CurlTransport` for them.
-public final class URLSessionTransport: Transport {
+public final class URLSessionTransport: Transport, StreamingTransport {
     public var capabilities: TransportCapabilities { [.progress, .cookieJar] }
 
     /// Which redirects are followed (NetKit follows them itself, hop by hop; see ``RedirectPolicy``).
-    public let redirectPolicy: RedirectPolicy
+    package let redirectPolicy: RedirectPolicy
     /// How many redirects one request may follow.
-    public let maxRedirects: Int
+    package let maxRedirects: Int
 
     let session: URLSession
     /// The configuration's own cookie store, when it named one.
@@ -97,7 +97,7 @@ public final class URLSessionTransport: Transport {
     /// Streams the response: returns at the head of a 2xx and feeds its body into `body`.
     /// The data task is never paused (a resumed task starts over in FoundationNetworking): a
     /// reader more than max(``StreamOptions/bufferBytes``, 64 MiB) behind ends the stream.
-    public func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+    package func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
         try await RedirectFollower.stream(request, into: body, policy: redirectPolicy, maxRedirects: maxRedirects) { hop in
             guard let sessionCookies else { return try await sendHop(hop, progress: nil, stream: body) }
             return try await sessionCookies.exchange(hop) { try await sendHop($0, progress: nil, stream: body) }

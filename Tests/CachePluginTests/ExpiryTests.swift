@@ -9,11 +9,11 @@ struct ExpiryTests {
 
     func provider(
         _ server: Server, maxAge: Duration? = nil, version: Int = 0,
-        respectsCacheControl: Bool = true, storage: any CacheStorage = MemoryStorage()
+        respectsCacheControl: Bool = true, storage: any CacheBackend = MemoryStorage()
     ) -> Provider<Endpoint> {
         let clock = clock
         let plugin = CachePlugin(
-            storage: storage, maxAge: maxAge, version: version,
+            storage: CacheStorage(storage), maxAge: maxAge, version: version,
             respectsCacheControl: respectsCacheControl, now: { clock.now })
         return Provider(transport: server.transport, plugins: [plugin])
     }

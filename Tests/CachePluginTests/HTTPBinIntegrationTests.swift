@@ -40,7 +40,7 @@ struct HTTPBinIntegrationTests {
         recorder: StatusRecorder, base: URL
     ) async throws -> Response {
         let provider = Provider<HTTPBin>(
-            plugins: [CachePlugin(storage: storage), recorder],
+            plugins: [CachePlugin(storage: CacheStorage(storage)), recorder],
             configuration: ProviderConfiguration(maxAttempts: 1))
         return try await provider.request(HTTPBin(baseURL: base, path: path, cachePolicy: policy, content: query.isEmpty ? .plain : .query(query)))
     }

@@ -41,7 +41,7 @@ struct HTTPPolicyStaleTests {
         harness.clock.advance(30)
         let stale = try await harness.get()
         #expect(stale.string() == "call 1" && stale.cacheInfo?.isStale == true)
-        for _ in 0..<500 where harness.plugin.count == 1 {
+        for _ in 0..<500 where await harness.plugin.count == 1 {
             if try await harness.get(headers: ["Cache-Control": "only-if-cached"]).string() == "call 2" { break }
             try await Task.sleep(for: .milliseconds(10))
         }

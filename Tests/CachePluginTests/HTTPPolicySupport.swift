@@ -25,7 +25,7 @@ struct HTTPHarness {
         }
         self.server = server
         plugin = CachePlugin(
-            storage: storage.storage, policy: .http, isPrivate: true,
+            storage: CacheStorage(storage.storage), policy: .http, isPrivate: true,
             revalidationTransport: backgroundRevalidation ? server.transport : nil, now: { clock.now })
         provider = Provider<Endpoint>(transport: server.transport, plugins: [plugin])
     }

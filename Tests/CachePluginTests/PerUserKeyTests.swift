@@ -9,11 +9,11 @@ import Testing
 @Suite("Per-user cache keys")
 struct PerUserKeyTests {
     func provider(
-        _ storage: any CacheStorage, _ server: Server, authorized: Bool = true,
+        _ storage: any CacheBackend, _ server: Server, authorized: Bool = true,
         credentialHeaders: Set<String> = [], after plugins: [any Plugin] = []
     ) -> Provider<Endpoint> {
         let cache = CachePlugin(
-            storage: storage, cachesAuthorizedRequests: authorized,
+            storage: CacheStorage(storage), cachesAuthorizedRequests: authorized,
             credentialHeaders: credentialHeaders)
         return Provider<Endpoint>(transport: server.transport, plugins: [cache] + plugins)
     }

@@ -16,13 +16,13 @@ struct PrivateResponseTests {
     }
 
     func provider(
-        _ storage: any CacheStorage, _ server: Server, isPrivate: Bool = false,
+        _ storage: any CacheBackend, _ server: Server, isPrivate: Bool = false,
         respectsCacheControl: Bool = true
     ) -> Provider<Endpoint> {
         Provider<Endpoint>(
             transport: server.transport,
             plugins: [
-                CachePlugin(storage: storage, respectsCacheControl: respectsCacheControl, isPrivate: isPrivate)
+                CachePlugin(storage: CacheStorage(storage), respectsCacheControl: respectsCacheControl, isPrivate: isPrivate)
             ])
     }
 

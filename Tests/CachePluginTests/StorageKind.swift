@@ -23,7 +23,7 @@ enum StorageKind: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// A storage made for one test, with the directory to remove afterwards.
 struct TestStorage {
-    let storage: any CacheStorage
+    let storage: any CacheBackend
     let directory: URL?
 
     func remove() {

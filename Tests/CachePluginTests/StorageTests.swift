@@ -51,11 +51,11 @@ struct StorageTests {
         let server = Server()
         let first = Provider<Endpoint>(
             transport: server.transport,
-            plugins: [CachePlugin(storage: DiskStorage(directory: directory))])
+            plugins: [CachePlugin(storage: .disk(directory: directory))])
         _ = try await first.request(Endpoint(path: "items", content: .query(["b": 2, "a": 1])))
         let reopened = DiskStorage(directory: directory)
         #expect(reopened.count == 1)
-        let second = Provider<Endpoint>(transport: server.transport, plugins: [CachePlugin(storage: reopened)])
+        let second = Provider<Endpoint>(transport: server.transport, plugins: [CachePlugin(storage: CacheStorage(reopened))])
         let response = try await second.request(Endpoint(path: "items", content: .query(["a": 1, "b": 2])))
         #expect(response.source == .cache)
         #expect(server.calls == 1)
@@ -130,13 +130,13 @@ struct StorageTests {
     func twoLevel() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage: MemoryAndDiskStorage = .memoryAndDisk(directory: directory)
+        let storage = MemoryAndDiskStorage(memory: MemoryStorage(), disk: DiskStorage(directory: directory))
         try storage.store(makeEntry("both"), for: key(1))
         #expect(storage.memory.entry(for: key(1)) != nil)
         storage.memory.removeAll()
         #expect(storage.entry(for: key(1))?.data == Data("both".utf8))
         #expect(storage.memory.entry(for: key(1)) != nil)
-        let reopened: MemoryAndDiskStorage = .memoryAndDisk(directory: directory)
+        let reopened = MemoryAndDiskStorage(memory: MemoryStorage(), disk: DiskStorage(directory: directory))
         #expect(reopened.entry(for: key(1))?.data == Data("both".utf8))
     }
 
@@ -144,7 +144,7 @@ struct StorageTests {
     func concurrentAccess(kind: String) async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage: any CacheStorage =
+        let storage: any CacheBackend =
             switch kind {
             case "memory": MemoryStorage(maxBytes: 200_000, maxCount: 40)
             case "disk": DiskStorage(directory: directory, maxBytes: 400_000)

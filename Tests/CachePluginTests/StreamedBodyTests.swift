@@ -29,7 +29,7 @@ struct StreamedBodyTests {
     func streamedCallIsNotStored(policy: CachePolicy) async throws {
         let server = server()
         let storage = MemoryStorage()
-        let provider = Provider<Endpoint>(transport: server.transport, plugins: [CachePlugin(storage: storage)])
+        let provider = Provider<Endpoint>(transport: server.transport, plugins: [CachePlugin(storage: CacheStorage(storage))])
         #expect(try await read(provider.stream(Endpoint(cachePolicy: policy))) == "response 1")
         #expect(storage.count == 0)
 
@@ -43,7 +43,7 @@ struct StreamedBodyTests {
     func streamedCallIsNotAnsweredFromTheCache() async throws {
         let server = server()
         let storage = MemoryStorage()
-        let provider = Provider<Endpoint>(transport: server.transport, plugins: [CachePlugin(storage: storage)])
+        let provider = Provider<Endpoint>(transport: server.transport, plugins: [CachePlugin(storage: CacheStorage(storage))])
         _ = try await provider.request(Endpoint(cachePolicy: .cacheElseNetwork))
         #expect(storage.count == 1)
 
@@ -71,7 +71,7 @@ struct StreamedBodyLiveTests {
     func streamedBodyIsNotCachedEmpty(kind: TransportKind) async throws {
         let target = Bytes(baseURL: try TestServers.require("NETKIT_HTTPBIN_URL"))
         let storage = MemoryStorage()
-        let provider = Provider<Bytes>(transport: kind.make(), plugins: [CachePlugin(storage: storage)])
+        let provider = Provider<Bytes>(transport: kind.make(), plugins: [CachePlugin(storage: CacheStorage(storage))])
         var streamed = Data()
         for try await chunk in provider.stream(target) { streamed.append(chunk) }
         #expect(streamed.count == 2048)

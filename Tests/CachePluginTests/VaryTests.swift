@@ -17,11 +17,11 @@ struct VaryTests {
     }
 
     /// `keyHeaders: []`, so only `Vary` can tell the languages apart.
-    func provider(_ storage: any CacheStorage, _ server: Server, authorized: Bool = false) -> Provider<Endpoint> {
+    func provider(_ storage: any CacheBackend, _ server: Server, authorized: Bool = false) -> Provider<Endpoint> {
         Provider<Endpoint>(
             transport: server.transport,
             plugins: [
-                CachePlugin(storage: storage, keyHeaders: [], cachesAuthorizedRequests: authorized)
+                CachePlugin(storage: CacheStorage(storage), keyHeaders: [], cachesAuthorizedRequests: authorized)
             ], configuration: ProviderConfiguration(maxAttempts: 1))
     }
 
@@ -193,7 +193,7 @@ struct VaryTests {
         let server = Server()
         let provider = Provider<Endpoint>(
             transport: server.transport,
-            plugins: [CachePlugin(storage: DiskStorage(directory: directory))])
+            plugins: [CachePlugin(storage: .disk(directory: directory))])
         let response = try await provider.request(Endpoint())
         #expect(try #require(CachePlugin().key(for: server.requests[0])) == key)
         #expect(response.source == .network)

@@ -22,7 +22,7 @@
         func countsByBoundedLabels(kind: TransportKind) async throws {
             let metrics = TestMetrics()
             let retry = RetryPlugin(maxRetries: 1, baseDelay: .milliseconds(1), jitter: false, retryableStatuses: [503])
-            let cache = CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)
+            let cache = CachePlugin(storage: .memory(), policy: .cacheElseNetwork)
             let provider = try provider(kind, metrics, plugins: [retry, cache])
             await #expect(throws: NetworkError.self) { try await provider.request(.status(503)) }
             _ = try await provider.request(.get(["id": "1"]))

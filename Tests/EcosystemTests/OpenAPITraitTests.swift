@@ -88,7 +88,7 @@
             var configuration = ProviderConfiguration()
             configuration.eventObservers = [log]
             let transport = NetKitTransport(
-                transport: kind.make(), plugins: [CachePlugin(storage: MemoryStorage(), policy: .http)], configuration: configuration,
+                transport: kind.make(), plugins: [CachePlugin(storage: .memory(), policy: .http)], configuration: configuration,
                 responseBodies: .buffered)
             let (first, firstBody) = try await send(transport, .get, "/cache/60")
             let (second, secondBody) = try await send(transport, .get, "/cache/60")

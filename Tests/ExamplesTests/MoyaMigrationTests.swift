@@ -151,10 +151,10 @@ struct MoyaMigrationExample {
             })
 
         // Moya: `stubClosure: { target in ... }`; `server` stands in for the network here.
-        let transport = PerTargetStubTransport(network: server) { target in
+        let transport = StubTransport(network: server) { target in
             switch target as? Shop {
             case .invoice?: .immediate  // not deployed yet: answered from `sampleResponse`
-            default: .never
+            default: nil
             }
         }
         let client = ShopClient(transport: transport, tokens: TokenStore(saved: "t0ken"))

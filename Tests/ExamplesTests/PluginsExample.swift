@@ -115,7 +115,7 @@ struct PluginsExample {
             plugins: [
                 AuthPlugin(token: { await session.token }, refresh: { try await session.refresh() }),
                 CachePlugin(
-                    storage: MemoryAndDiskStorage.memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork,
+                    storage: .memoryAndDisk(directory: cacheURL), policy: .cacheElseNetwork,
                     maxAge: .seconds(300), cachesAuthorizedRequests: true),
             ])
 

@@ -36,9 +36,9 @@ struct HTTPCacheLiveTests {
             self.base = base
             directory =
                 onDisk ? FileManager.default.temporaryDirectory.appendingPathComponent("netkit-http-cache-\(UUID())") : nil
-            let storage: any CacheStorage = directory.map { DiskStorage(directory: $0) } ?? MemoryStorage()
+            let storage: any CacheBackend = directory.map { DiskStorage(directory: $0) } ?? MemoryStorage()
             provider = Provider(
-                transport: transport, plugins: plugins + [CachePlugin(storage: storage, policy: .http, isPrivate: true)])
+                transport: transport, plugins: plugins + [CachePlugin(storage: CacheStorage(storage), policy: .http, isPrivate: true)])
         }
 
         func request(_ query: Parameters, method: HTTPMethod = .get, headers: [String: String] = [:]) async throws -> Response {

@@ -87,14 +87,14 @@ struct ResponseMetricsLiveTests {
     @Test("A cache miss, then a hit, then a revalidation by a 304 are reported", arguments: TransportKind.allCases)
     func cacheEvents(kind: TransportKind) async throws {
         let log = EventLog()
-        let cache = CachePlugin(storage: MemoryStorage(), policy: .revalidate)
+        let cache = CachePlugin(storage: .memory(), policy: .revalidate)
         let provider = try provider(kind.make(), plugins: [cache], log: log)
         _ = try await provider.request(.path("/etag/abc"))
         _ = try await provider.request(.path("/etag/abc"))
         let lines = log.lines.filter { $0.contains("cache") }
         #expect(lines == ["1:cache miss", "1:cache revalidated"])
         let hits = EventLog()
-        let elseNetwork = try self.provider(kind.make(), plugins: [CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)], log: hits)
+        let elseNetwork = try self.provider(kind.make(), plugins: [CachePlugin(storage: .memory(), policy: .cacheElseNetwork)], log: hits)
         _ = try await elseNetwork.request(.get(["k": "1"]))
         _ = try await elseNetwork.request(.get(["k": "1"]))
         #expect(hits.lines.filter { $0.contains("cache") } == ["1:cache miss", "1:cache hit"])

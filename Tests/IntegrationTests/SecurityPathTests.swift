@@ -210,7 +210,7 @@ struct SecurityPathTests {
         let seeding = Provider<SecureTarget>(
             transport: CurlTransport(),
             plugins: [
-                try Self.pinning(server.pin, certificate: server.certificate), CachePlugin(storage: storage, policy: policy),
+                try Self.pinning(server.pin, certificate: server.certificate), CachePlugin(storage: CacheStorage(storage), policy: policy),
             ])
         let first = try await seeding.request(target)
         #expect(first.source == .network && storage.count == 1)
@@ -224,7 +224,7 @@ struct SecurityPathTests {
         let attacked = Provider<SecureTarget>(
             transport: kind.make(),
             plugins: [
-                try Self.pinning(Self.wrongPin, certificate: server.certificate), CachePlugin(storage: storage, policy: policy), log,
+                try Self.pinning(Self.wrongPin, certificate: server.certificate), CachePlugin(storage: CacheStorage(storage), policy: policy), log,
             ])
         do {
             let response = try await attacked.request(target)

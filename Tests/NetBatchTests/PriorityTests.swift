@@ -12,6 +12,7 @@ struct PriorityTests {
         var path: String { name }
         var method: HTTPMethod { .get }
         var content: RequestContent { .plain }
+        var options: TargetOptions { TargetOptions(priority: priority) }
     }
 
     @Test("At a limit of 1, higher priorities start first, in input order within a priority")

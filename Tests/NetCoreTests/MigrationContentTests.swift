@@ -67,16 +67,16 @@ struct MigrationContentTests {
     }
 }
 
-@Suite("PerTargetStubTransport")
+@Suite("StubTransport per target")
 struct PerTargetStubTransportTests {
     @Test("Each target is stubbed immediately, after a delay, or sent to the network transport")
     func choosesPerTarget() async throws {
         let log = TransportLog()
-        let transport = PerTargetStubTransport(network: StubTransport.counting(log, answer: { Response(statusCode: 201, request: $0) })) { target in
+        let transport = StubTransport(network: StubTransport.counting(log, answer: { Response(statusCode: 201, request: $0) })) { target in
             switch (target as? TestTarget)?.name {
             case "stubbed": .immediate
             case "slow": .delayed(.milliseconds(30))
-            default: .never
+            default: nil
             }
         }
         let provider = Provider<AnyTarget>(transport: transport)
@@ -91,6 +91,21 @@ struct PerTargetStubTransportTests {
         #expect(sent.statusCode == 201)
         #expect(log.count == 1)
     }
+
+    @Test("A streamed call streams through the network transport when its target is not stubbed, and streams the sample when it is")
+    func streamsPerTarget() async throws {
+        let network = StubTransport(behavior: .custom { Response(statusCode: 200, data: Data("live".utf8), request: $0) })
+        let transport = StubTransport(network: network) { target in
+            (target as? TestTarget)?.name == "stubbed" ? .immediate : nil
+        }
+        let provider = Provider<TestTarget>(transport: transport)
+        var live = Data()
+        for try await chunk in provider.stream(TestTarget(name: "live")) { live.append(chunk) }
+        #expect(String(decoding: live, as: UTF8.self) == "live")
+        var stubbed = Data()
+        for try await chunk in provider.stream(TestTarget(name: "stubbed", sampleResponse: .json(#"{"a":1}"#))) { stubbed.append(chunk) }
+        #expect(String(decoding: stubbed, as: UTF8.self) == #"{"a":1}"#)
+    }
 }
 
 @Suite("Per-target encoding")
@@ -103,12 +118,11 @@ struct PerTargetEncodingTests {
         var content: RequestContent
         var baseURL: URL { URL(string: "https://legacy.example.com")! }
         var path: String { "events" }
-        var jsonEncoder: JSONEncoder? {
+        var options: TargetOptions {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .secondsSince1970
-            return encoder
+            return TargetOptions(jsonEncoder: encoder, parameterEncoding: ParameterEncoding(boolStyle: .numeric))
         }
-        var parameterEncoding: ParameterEncoding? { ParameterEncoding(boolStyle: .numeric) }
     }
 
     @Test("A target's own JSONEncoder and ParameterEncoding win over the provider's")
@@ -123,5 +137,23 @@ struct PerTargetEncodingTests {
         // Other targets keep the provider's.
         let plain = try await sentRequest(for: TestTarget(content: .query(["all": true])))
         #expect(plain.url.query == "all=true")
+    }
+
+    @Test("An AnyTarget carries its wrapped target's options: encoders, size limit and priority")
+    func anyTargetForwardsOptions() async throws {
+        struct Limited: TargetType {
+            var baseURL: URL { URL(string: "https://limited.example.com")! }
+            var path: String { "big" }
+            var method: HTTPMethod { .get }
+            var content: RequestContent { .plain }
+            var options: TargetOptions { TargetOptions(maxResponseBytes: 16, priority: .high) }
+        }
+        #expect(AnyTarget(Limited()).options.priority == .high)
+        let log = TransportLog()
+        let provider = Provider<AnyTarget>(transport: StubTransport.counting(log))
+        _ = try await provider.request(AnyTarget(Legacy(content: .query(["all": true]))))
+        #expect(log.all[0].url.query == "all=1")
+        _ = try await provider.request(AnyTarget(Limited()))
+        #expect(log.all[1].limits.maxBodyBytes == 16)
     }
 }

@@ -16,7 +16,9 @@ struct RedirectTLSTests {
     }
 
     func request(tls: TLSPolicy?, resolver: TLSPolicyResolver? = nil) -> Request {
-        Request(url: URL(string: "https://a.example:8443/start")!, tls: tls, target: TestTarget(), redirectTLS: resolver)
+        var request = Request(url: URL(string: "https://a.example:8443/start")!, tls: tls, target: TestTarget())
+        request.redirectTLS = resolver
+        return request
     }
 
     @Test("A policy without a per-origin resolver refuses a hop to another port, with a reason naming the way out")

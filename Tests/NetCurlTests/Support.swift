@@ -12,9 +12,9 @@ extension Request {
         _ url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody = .none,
         timeout: Duration = .seconds(30), download: DownloadDestination? = nil, tls: TLSPolicy? = nil
     ) -> Request {
-        Request(
-            method: method, url: url, headers: headers, body: body, timeout: timeout, download: download,
-            tls: tls, target: TestTarget())
+        var request = Request(method: method, url: url, headers: headers, body: body, timeout: timeout, tls: tls, target: TestTarget())
+        request.download = download
+        return request
     }
 }
 

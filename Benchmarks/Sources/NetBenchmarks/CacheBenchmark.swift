@@ -9,13 +9,13 @@ func cacheBenchmark(total: Int) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-cache-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let transport = CurlTransport()
-    let memory = Provider<BenchAPI>(transport: transport, plugins: [CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork)])
-    let disk = Provider<BenchAPI>(transport: transport, plugins: [CachePlugin(storage: DiskStorage(directory: directory), policy: .cacheElseNetwork)])
+    let memory = Provider<BenchAPI>(transport: transport, plugins: [CachePlugin(storage: .memory(), policy: .cacheElseNetwork)])
+    let disk = Provider<BenchAPI>(transport: transport, plugins: [CachePlugin(storage: .disk(directory: directory), policy: .cacheElseNetwork)])
     let network = Provider<BenchAPI>(transport: transport)
     // The `.http` policy stores what the server lets it: nginx sends no freshness for the file,
     // so this transport adds `max-age` to what it answers (hits never reach it anyway).
     let rfc = Provider<BenchAPI>(
-        transport: FreshnessAddingTransport(base: transport), plugins: [CachePlugin(storage: MemoryStorage(), policy: .http, isPrivate: true)])
+        transport: FreshnessAddingTransport(base: transport), plugins: [CachePlugin(storage: .memory(), policy: .http, isPrivate: true)])
     let hits = total * 10
     let document = BenchAPI.small.sampleResponse.data
     let decoder = JSONDecoder()

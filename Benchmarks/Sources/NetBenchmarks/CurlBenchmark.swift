@@ -17,14 +17,14 @@ func curlBenchmark(total: Int) async throws {
     let decoder = JSONDecoder()
     // What a user gets from `Provider<API>()` on Linux: the shared default CurlTransport.
     let curlProvider = Provider<BenchAPI>(plugins: (0..<5).map { _ in NoOpPlugin() })
-    guard let curlTransport = curlProvider.transport as? CurlTransport else {
+    guard let curlTransport = DefaultTransport.shared as? CurlTransport else {
         print("the default transport is not CurlTransport on this platform; skipping")
         return
     }
     // Five plugins doing real work: logging (output discarded), retry, a cache that stores every
     // response (it serves only on failure), a header added to each request, capture.
     let realProvider = Provider<BenchAPI>(plugins: [
-        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: MemoryStorage(), policy: .networkElseCache),
+        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: .memory(), policy: .networkElseCache),
         MutationPlugin(request: { $0.headers["X-Bench"] = "1" }), CapturePlugin(),
     ])
     // One loop per core (the default is one per two cores), to show how the engine scales.

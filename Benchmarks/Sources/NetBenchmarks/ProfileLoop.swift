@@ -41,11 +41,11 @@ func profileCacheHits(_ spec: String) async throws {
     let total = parts.count > 1 ? Int(parts[1]) ?? 200_000 : 200_000
     let transport = FreshnessAddingTransport(base: CurlTransport())
     let provider = Provider<BenchAPI>(
-        transport: transport, plugins: [CachePlugin(storage: MemoryStorage(), policy: policy, isPrivate: true)])
+        transport: transport, plugins: [CachePlugin(storage: .memory(), policy: policy, isPrivate: true)])
     _ = try await provider.request(.small, as: SmallDocument.self)
     let run = try await measure(total: total, concurrency: 1) { _ in _ = try await provider.request(.small, as: SmallDocument.self) }
     print("\(run.requests) hits, \(format(run.cpuMicrosPerRequest, decimals: 2)) us CPU/hit")
-    let plugin = CachePlugin(storage: MemoryStorage(), policy: policy, isPrivate: true)
+    let plugin = CachePlugin(storage: .memory(), policy: policy, isPrivate: true)
     let warm = Provider<BenchAPI>(transport: transport, plugins: [plugin])
     _ = try await warm.request(.small, as: SmallDocument.self)
     let template = try await warm.buildRequest(.small)

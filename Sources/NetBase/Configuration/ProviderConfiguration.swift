@@ -24,7 +24,7 @@ public struct ProviderConfiguration: Sendable {
     public var attemptTimeout: Duration?
     /// The most bytes an in-memory response body may have, counted after decompression while it
     /// arrives; a larger one fails with ``NetworkError/responseTooLarge(limit:)``. `nil` means no
-    /// limit. Default: 64 MiB. Targets may override it with ``TargetType/maxResponseBytes``.
+    /// limit. Default: 64 MiB. Targets may override it with ``TargetOptions/maxResponseBytes``.
     public var maxResponseBytes: Int64?
     /// The most bytes a download written to disk may have. Default: `nil` (no limit).
     public var maxDownloadBytes: Int64?
@@ -60,7 +60,7 @@ public struct ProviderConfiguration: Sendable {
     public var defaultValidation: Validation?
     /// The proxies for this provider's requests, replacing the transport's own configuration
     /// (so a shared ``DefaultTransport`` can be used with a proxy); a target's
-    /// ``TargetType/proxy`` wins over it. Default `nil`: the transport decides (`CurlTransport`:
+    /// ``TargetOptions/proxy`` wins over it. Default `nil`: the transport decides (`CurlTransport`:
     /// no proxy unless configured). Only `CurlTransport` sends through proxies; `URLSessionTransport`
     /// fails such requests closed with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration?
@@ -116,7 +116,7 @@ public struct ProviderConfiguration: Sendable {
 
 extension ProviderConfiguration {
     /// The validation `target`'s responses get under this configuration (see ``defaultValidation``).
-    public func validation(for target: any TargetType) -> Validation {
+    package func validation(for target: any TargetType) -> Validation {
         let own = target.validation
         guard let defaultValidation, own == .successCodes else { return own }
         return defaultValidation

@@ -4,8 +4,8 @@ import Foundation
 /// that bypass both.
 ///
 /// ```swift
-/// let corporate = ProxyConfiguration(.http(host: "proxy.corp", port: 3128, username: "me", password: secret),
-///                                    bypass: ["localhost", "127.0.0.1", ".internal.corp"])
+/// let squid = try ProxyServer(url: "http://me:secret@proxy.corp:3128")
+/// let corporate = ProxyConfiguration(http: squid, https: squid, bypass: ["localhost", "127.0.0.1", ".internal.corp"])
 /// let transport = CurlTransport(configuration: .init(proxy: corporate))
 /// let fromShell = CurlTransport(configuration: .init(proxy: try .fromEnvironment()))
 /// ```
@@ -20,20 +20,20 @@ import Foundation
 /// plugin's ``Plugin/prepare(_:)``, per target); ``direct`` there sends it without a proxy.
 public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The proxy for `http` URLs, or `nil` to connect directly.
-    public var httpProxy: ProxyServer?
+    package var httpProxy: ProxyServer?
     /// The proxy for `https` URLs (tunnelled with `CONNECT` through an HTTP proxy), or `nil` to
     /// connect directly.
-    public var httpsProxy: ProxyServer?
+    package var httpsProxy: ProxyServer?
     /// Hosts reached without a proxy, `NO_PROXY` style: `example.com` (or `.example.com`) matches
     /// the domain and its subdomains, an IP address matches itself, `10.0.0.0/8` or `fd00::/8`
     /// matches a range of addresses, and `*` matches every host. Ports are ignored.
-    public var bypass: [String]
+    package var bypass: [String]
 
     /// Creates a configuration with a proxy per URL scheme.
     /// - Parameters:
     ///   - http: The proxy for `http` URLs, or `nil` for none.
     ///   - https: The proxy for `https` URLs, or `nil` for none.
-    ///   - bypass: Hosts that never use a proxy (see ``bypass``).
+    ///   - bypass: Hosts that never use a proxy (see `bypass`).
     public init(http: ProxyServer?, https: ProxyServer?, bypass: [String] = []) {
         httpProxy = http
         httpsProxy = https
@@ -44,7 +44,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     /// - Parameters:
     ///   - server: The proxy for every request.
     ///   - bypass: Hosts that never use a proxy (see ``bypass``).
-    public init(_ server: ProxyServer, bypass: [String] = []) {
+    package init(_ server: ProxyServer, bypass: [String] = []) {
         self.init(http: server, https: server, bypass: bypass)
     }
 
@@ -93,7 +93,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
 
     /// The proxy a request to `url` goes through, or `nil` to connect directly: the scheme's
     /// proxy unless the host is in ``bypass``.
-    public func proxy(for url: URL) -> ProxyServer? {
+    package func proxy(for url: URL) -> ProxyServer? {
         let server: ProxyServer?
         switch url.scheme?.lowercased() {
         case "http": server = httpProxy
@@ -105,7 +105,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible, C
     }
 
     /// Whether `host` is in ``bypass``.
-    public func bypasses(host: String) -> Bool {
+    package func bypasses(host: String) -> Bool {
         ProxyBypassList(bypass).matches(host)
     }
 
@@ -133,9 +133,9 @@ extension Request {
     /// The proxy configuration for this request only, replacing the transport's (`nil`, the
     /// default: the transport's applies; ``ProxyConfiguration/direct``: no proxy). Set it in a
     /// plugin's ``Plugin/prepare(_:)`` to choose a proxy per target; it is kept across retries
-    /// and redirect hops, and each hop's URL is matched against its ``ProxyConfiguration/bypass``.
+    /// and redirect hops, and each hop's URL is matched against its `bypass`.
     ///
-    /// The provider sets it from ``TargetType/proxy`` or ``ProviderConfiguration/proxy`` when
+    /// The provider sets it from ``TargetOptions/proxy`` or ``ProviderConfiguration/proxy`` when
     /// either is set. `CurlTransport` honours it; `URLSessionTransport` cannot send through a
     /// proxy and fails such a request with ``NetworkError/proxyFailed(proxy:reason:underlying:)``.
     public var proxy: ProxyConfiguration? {

@@ -3,13 +3,12 @@ import Foundation
 /// One proxy server: its protocol, address and optional credentials.
 ///
 /// ```swift
-/// let squid = ProxyServer.http(host: "proxy.corp", port: 3128, username: "me", password: secret)
-/// let tor = ProxyServer.socks5(host: "127.0.0.1", port: 9050)
-/// let parsed = try ProxyServer(url: "http://me:secret@proxy.corp:3128")
+/// let squid = try ProxyServer(url: "http://me:secret@proxy.corp:3128")
+/// let tor = try ProxyServer(url: "socks5h://127.0.0.1:9050")
 /// ```
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// How a client talks to a proxy.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// An HTTP proxy: `http` URLs are forwarded, `https` URLs tunnelled with `CONNECT`.
         case http
         /// A SOCKS5 proxy. Host names are resolved by the proxy (curl's `socks5h`), so no DNS
@@ -18,19 +17,19 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
     }
 
     /// The protocol.
-    public var kind: Kind
+    package var kind: Kind
     /// The proxy's host name or IP address (IPv6 without brackets).
-    public var host: String
+    package var host: String
     /// The proxy's port.
-    public var port: Int
+    package var port: Int
     /// The user name for proxy authentication (HTTP Basic, or SOCKS5 user/password), or `nil`.
-    public var username: String?
+    package var username: String?
     /// The password for proxy authentication, or `nil`. Never printed. Sent only together with
     /// a ``username``.
-    public var password: String?
+    package var password: String?
 
     /// Creates a proxy server description.
-    public init(kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
+    package init(kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
         self.kind = kind
         self.host = host
         self.port = port
@@ -39,12 +38,12 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
     }
 
     /// An HTTP proxy (`CONNECT` for `https` URLs).
-    public static func http(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
+    package static func http(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
         ProxyServer(kind: .http, host: host, port: port, username: username, password: password)
     }
 
     /// A SOCKS5 proxy; host names are resolved by the proxy.
-    public static func socks5(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
+    package static func socks5(host: String, port: Int, username: String? = nil, password: String? = nil) -> ProxyServer {
         ProxyServer(kind: .socks5, host: host, port: port, username: username, password: password)
     }
 
@@ -92,13 +91,13 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// `http://proxy.corp:3128` or `socks5h://[::1]:1080`: the proxy without credentials, for
     /// messages and libcurl.
-    public var address: String {
+    package var address: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return "\(kind == .http ? "http" : "socks5h")://\(bracketed):\(port)"
     }
 
     /// Whether a user name or password is set.
-    public var hasCredentials: Bool { username != nil || password != nil }
+    package var hasCredentials: Bool { username != nil || password != nil }
 
     /// ``address``, and `(credentials: <redacted>)` when credentials are set.
     public var description: String { hasCredentials ? "\(address) (credentials: <redacted>)" : address }

@@ -15,7 +15,7 @@ public struct TLSPolicy: Sendable, Hashable {
     public var validatesHost: Bool
     /// The certificate and private key presented when the server asks for one (mutual TLS), or
     /// `nil` to present none. Sent only to the host this policy was chosen for: each redirect hop
-    /// gets its own policy (see ``Request/redirectTLS``).
+    /// gets its own policy (see `redirectTLS`).
     public var clientIdentity: ClientIdentity?
 
     /// Creates a policy.

@@ -9,14 +9,14 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomReflect
     public let name: String
     /// The cookie's value, exactly as the server sent it.
     public let value: String
-    /// The host it is sent to (``isHostOnly``) or the domain whose hosts it is sent to, in lower
+    /// The host it is sent to (`isHostOnly`) or the domain whose hosts it is sent to, in lower
     /// case and without a leading dot.
     public let domain: String
     /// The path prefix of the URLs it is sent with (`/` for the whole site).
     public let path: String
     /// Whether it goes to exactly ``domain`` (the server sent no `Domain` attribute) rather than
     /// to ``domain`` and its subdomains.
-    public let isHostOnly: Bool
+    package let isHostOnly: Bool
     /// Whether it is sent over https only (`Secure`).
     public let isSecure: Bool
     /// Whether the server marked it `HttpOnly`. Kept for the record; it makes no difference to
@@ -27,7 +27,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomReflect
     public let expiresAt: Date?
     /// When it was first stored (a later cookie with the same name, domain and path keeps this
     /// date); cookies with equal paths are sent oldest first.
-    public let createdAt: Date
+    package let createdAt: Date
 
     /// Creates a cookie value (a ``CookieJar`` creates them from `Set-Cookie` headers).
     package init(
@@ -46,7 +46,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible, CustomReflect
     }
 
     /// Whether it lives only as long as the jar (no `Max-Age` or `Expires`).
-    public var isSession: Bool { expiresAt == nil }
+    package var isSession: Bool { expiresAt == nil }
 
     /// `session=<redacted>; Domain=example.com (host-only); Path=/; Secure`: never the value.
     public var description: String {

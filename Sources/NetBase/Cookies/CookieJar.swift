@@ -94,13 +94,13 @@ public final class CookieJar: Sendable {
     /// FoundationNetworking joins them) and split again where a comma starts a new `name=`;
     /// for fields kept apart, ``storeCookies(fromSetCookieFields:receivedFrom:)`` reads each
     /// field whole. The jar does this itself for the responses of requests it rides along with.
-    public func storeCookies(fromSetCookie header: String, receivedFrom url: URL) {
+    package func storeCookies(fromSetCookie header: String, receivedFrom url: URL) {
         store(lines: SetCookieLine.split(header), receivedFrom: url)
     }
 
     /// Stores the cookies of `Set-Cookie` fields as if received from `url`: each element is one
     /// field read whole, so `z=y, a=b` is one cookie named `z` (RFC 6265 §5.2).
-    public func storeCookies(fromSetCookieFields fields: [String], receivedFrom url: URL) {
+    package func storeCookies(fromSetCookieFields fields: [String], receivedFrom url: URL) {
         store(lines: fields.map { Substring($0) }, receivedFrom: url)
     }
 

@@ -56,18 +56,13 @@ public struct ParameterEncoding: Sendable, Hashable {
     /// How spaces are written. Default: `%20`.
     public var spaceStyle: SpaceStyle = .percentEncoded
 
-    /// Creates an encoding.
-    public init(arrayStyle: ArrayStyle = .brackets, boolStyle: BoolStyle = .literal) {
-        self.arrayStyle = arrayStyle
-        self.boolStyle = boolStyle
-    }
-
-    /// Creates an encoding with every option.
+    /// Creates an encoding; every option has the default shown.
     public init(
-        arrayStyle: ArrayStyle = .brackets, boolStyle: BoolStyle = .literal, dictionaryStyle: DictionaryStyle,
+        arrayStyle: ArrayStyle = .brackets, boolStyle: BoolStyle = .literal, dictionaryStyle: DictionaryStyle = .brackets,
         nilStyle: NilStyle = .bareKey, spaceStyle: SpaceStyle = .percentEncoded
     ) {
-        self.init(arrayStyle: arrayStyle, boolStyle: boolStyle)
+        self.arrayStyle = arrayStyle
+        self.boolStyle = boolStyle
         self.dictionaryStyle = dictionaryStyle
         self.nilStyle = nilStyle
         self.spaceStyle = spaceStyle
@@ -75,7 +70,7 @@ public struct ParameterEncoding: Sendable, Hashable {
 
     /// Encodes `parameters` as `key=value` pairs joined by `&`, percent-encoded per RFC 3986
     /// (only unreserved characters stay literal). Nested dictionaries become `outer[inner]`.
-    public func encode(_ parameters: Parameters) -> String {
+    package func encode(_ parameters: Parameters) -> String {
         var pairs: [String] = []
         pairs.reserveCapacity(parameters.count)
         for element in parameters {

@@ -28,7 +28,7 @@ public final class CallStorage: Sendable {
     package var isObserved: Bool { observerList != nil }
 
     /// Creates an empty store (the pipeline makes one per call).
-    public init() {
+    package init() {
         values = Locked([:])
         observerList = nil
     }

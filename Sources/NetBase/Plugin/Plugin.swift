@@ -36,11 +36,6 @@ public protocol Plugin: Sendable {
     /// A name for logs and ``NetworkError/stopped(plugin:reason:)``. Default: the type's name.
     var name: String { get }
 
-    /// No longer read: the provider finds the hooks a plugin leaves at their defaults by itself,
-    /// and always calls the ones it implements. Declaring it changes nothing.
-    @available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
-    var hooks: PluginHooks { get }
-
     /// Called before sending, in plugin order; may change the request or answer it.
     ///
     /// - Returns: ``PrepareAction/proceed`` to continue (default), ``PrepareAction/respond(_:)``
@@ -64,7 +59,7 @@ public protocol Plugin: Sendable {
     func failure(_ error: NetworkError, for request: Request) async -> FailureAction
 
     /// Observes the outcome of one attempt; called exactly once per attempt on every plugin,
-    /// for every outcome. ``Request/attempt`` says which attempt, ``Request/attemptStartedAt``
+    /// for every outcome. ``Request/attempt`` says which attempt, `attemptStartedAt`
     /// when it began. Default: does nothing.
     func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async
 
@@ -76,9 +71,6 @@ public protocol Plugin: Sendable {
 public extension Plugin {
     /// The type's name by default.
     var name: String { String(describing: type(of: self)) }
-    /// Every hook by default.
-    @available(*, deprecated, message: "The provider finds the hooks a plugin implements by itself; remove the declaration.")
-    var hooks: PluginHooks { .all }
     /// Proceeds by default.
     func prepare(_ request: inout Request) async throws -> PrepareAction {
         DefaultHookProbe.record(Self.self, .prepare)

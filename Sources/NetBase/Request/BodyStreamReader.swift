@@ -53,7 +53,7 @@ package final class BodyStreamReader {
     }
 
     /// Writes the whole body to `url` in 256 KiB chunks.
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// Where and how a download is stored.
-public struct DownloadDestination: Sendable, Hashable {
+package struct DownloadDestination: Sendable, Hashable {
     /// The final file location.
-    public var url: URL
+    package var url: URL
     /// Whether an interrupted download continues from a partial file.
-    public var resumable: Bool
+    package var resumable: Bool
 
     /// Creates a destination.
-    public init(url: URL, resumable: Bool = false) {
+    package init(url: URL, resumable: Bool = false) {
         self.url = url
         self.resumable = resumable
     }
 
     /// Where a resumable download keeps its partial bytes: beside the destination.
-    public var partialFileURL: URL {
+    package var partialFileURL: URL {
         url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".netkit-partial")
     }
 }

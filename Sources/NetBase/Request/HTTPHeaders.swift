@@ -20,7 +20,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         public var value: String
 
         /// Creates a field.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -44,7 +44,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// Creates headers that keep every field in order, repeated names included: a response's
     /// fields as received, or a copy of another ``HTTPHeaders`` that must not fold its repeats.
-    public init(allFields: [Field]) {
+    package init(allFields: [Field]) {
         self.fields = allFields
     }
 
@@ -99,7 +99,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// These headers with `other`'s fields set over them: each name `other` holds replaces
     /// every field of that name here (all of `other`'s fields of it are kept).
-    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    package func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         var merged = self
         for (position, field) in other.fields.enumerated() {
             let repeated = other.fields[..<position].contains { Self.sameName($0.name, field.name) }

@@ -16,21 +16,21 @@ public struct Request: Sendable, CustomStringConvertible {
     /// The whole-request deadline, measured from the moment the transport starts sending.
     public var timeout: Duration
     /// Where a download is written, or `nil` for responses kept in memory.
-    public var download: DownloadDestination?
+    package var download: DownloadDestination?
     /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
     /// fails the request instead of sending it.
     public var tls: TLSPolicy?
     /// How large the response may be; transports stop reading past these limits.
-    public var limits: ResponseLimits
+    package var limits: ResponseLimits
     /// Chooses the TLS policy for the origins redirects lead to. A redirect to another origin
     /// never inherits ``tls``: it gets `redirectTLS?.policy(for:)` for its own URL, or none.
-    public var redirectTLS: TLSPolicyResolver?
+    package var redirectTLS: TLSPolicyResolver?
     /// Values plugins pass along; kept across retries of the same call.
     public var context: RequestContext
     /// Which attempt this is, starting at 1.
     public internal(set) var attempt: Int
     /// When this attempt began (before `prepare`).
-    public package(set) var attemptStartedAt: ContinuousClock.Instant
+    package var attemptStartedAt: ContinuousClock.Instant
     /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
     public package(set) var callStorage: CallStorage
     /// Identifies the call; the same for every attempt.
@@ -41,13 +41,12 @@ public struct Request: Sendable, CustomStringConvertible {
     /// Creates a request. ``Provider`` builds requests for you; this is for transports and tests.
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody = .none,
-        timeout: Duration = .seconds(60), download: DownloadDestination? = nil, tls: TLSPolicy? = nil,
-        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType,
-        limits: ResponseLimits = ResponseLimits(), redirectTLS: TLSPolicyResolver? = nil
+        timeout: Duration = .seconds(60), tls: TLSPolicy? = nil,
+        context: RequestContext = RequestContext(), attempt: Int = 1, id: UUID = RequestIdentifier.next(), target: any TargetType
     ) {
         self.init(
-            method: method, url: url, headers: headers, body: body, timeout: timeout, download: download, tls: tls,
-            context: context, attempt: attempt, id: id, target: target, limits: limits, redirectTLS: redirectTLS,
+            method: method, url: url, headers: headers, body: body, timeout: timeout, tls: tls,
+            context: context, attempt: attempt, id: id, target: target,
             callStorage: CallStorage(), attemptStartedAt: .now)
     }
 
@@ -77,7 +76,7 @@ public struct Request: Sendable, CustomStringConvertible {
     }
 
     /// The URL's host, or an empty string.
-    public var host: String { url.host ?? "" }
+    package var host: String { url.host ?? "" }
 
     /// `GET https://example.com/path`, with userinfo and secret query values redacted.
     public var description: String { SecretRedactor.describe(self) }
@@ -88,14 +87,14 @@ public struct Request: Sendable, CustomStringConvertible {
 /// ```swift
 /// request.redirectTLS = TLSPolicyResolver { url in url.host == "api.example.com" ? policy : nil }
 /// ```
-public struct TLSPolicyResolver: Sendable {
+package struct TLSPolicyResolver: Sendable {
     private let resolve: @Sendable (URL) -> TLSPolicy?
     /// What the rules are, when the creator can say (two resolvers with equal rules choose the
     /// same policy for every URL); `nil` for an arbitrary closure.
     private let rules: (any Hashable & Sendable)?
 
     /// Creates a resolver from a function of the URL.
-    public init(_ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
+    package init(_ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
         self.resolve = resolve
         self.rules = nil
     }
@@ -103,13 +102,13 @@ public struct TLSPolicyResolver: Sendable {
     /// Creates a resolver whose choices are fully described by `rules` (for example the pins it
     /// applies): resolvers with equal rules count as the same, so ``DeduplicatingTransport`` may
     /// share a transfer between their requests.
-    public init(rules: some Hashable & Sendable, _ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
+    package init(rules: some Hashable & Sendable, _ resolve: @escaping @Sendable (URL) -> TLSPolicy?) {
         self.resolve = resolve
         self.rules = rules
     }
 
     /// The policy for `url`, or `nil` for none.
-    public func policy(for url: URL) -> TLSPolicy? { resolve(url) }
+    package func policy(for url: URL) -> TLSPolicy? { resolve(url) }
 
     /// Whether both resolvers declared equal rules (a resolver made from a bare closure is the
     /// same as no other, not even itself).

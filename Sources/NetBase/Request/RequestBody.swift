@@ -10,7 +10,7 @@ public enum RequestBody: Sendable {
     case multipart(MultipartBody)
 
     /// The body's length in bytes when known without reading it (`nil` for none).
-    public var contentLength: Int64? {
+    package var contentLength: Int64? {
         switch self {
         case .none: nil
         case .data(let data): Int64(data.count)
@@ -49,17 +49,17 @@ package enum BodySegment: Sendable {
 /// An encoded `multipart/form-data` body as segments (headers in memory, file parts by reference).
 public struct MultipartBody: Sendable {
     /// The boundary between parts.
-    public let boundary: String
+    package let boundary: String
     /// The segments, in wire order.
     package let segments: [BodySegment]
     /// The total length in bytes.
-    public let contentLength: Int64
+    package let contentLength: Int64
 
     /// The `Content-Type` header value, with the boundary.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// The body as one `Data` when no part is a file.
-    public var inMemoryData: Data? {
+    package var inMemoryData: Data? {
         var data = Data()
         for segment in segments {
             guard case .data(let bytes) = segment else { return nil }
@@ -82,7 +82,7 @@ public struct MultipartBody: Sendable {
     /// - Throws: ``NetworkError/unreadableFile(target:url:reason:underlying:)`` for a file part that cannot be
     ///   read, ``NetworkError/encodingFailed(target:reason:underlying:)`` for a content type with a
     ///   line break.
-    public init(parts: [MultipartPart]) throws(NetworkError) {
+    package init(parts: [MultipartPart]) throws(NetworkError) {
         self = try MultipartEncoder.encode(parts, target: "multipart body")
     }
 

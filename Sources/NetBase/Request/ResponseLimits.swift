@@ -1,16 +1,16 @@
 import Foundation
 
 /// Size limits a transport enforces while a response arrives.
-public struct ResponseLimits: Sendable, Hashable {
+package struct ResponseLimits: Sendable, Hashable {
     /// The most bytes of an in-memory body, counted after decompression (`nil`: no limit).
-    public var maxBodyBytes: Int64?
+    package var maxBodyBytes: Int64?
     /// The most bytes of a body written to a download file (`nil`: no limit).
-    public var maxDownloadBytes: Int64?
+    package var maxDownloadBytes: Int64?
     /// The most bytes of all header lines together.
-    public var maxHeaderBytes: Int
+    package var maxHeaderBytes: Int
 
     /// Creates limits; the defaults are ``ProviderConfiguration``'s.
-    public init(
+    package init(
         maxBodyBytes: Int64? = ProviderConfiguration.defaultMaxResponseBytes, maxDownloadBytes: Int64? = nil,
         maxHeaderBytes: Int = ProviderConfiguration.defaultMaxHeaderBytes
     ) {
@@ -20,7 +20,7 @@ public struct ResponseLimits: Sendable, Hashable {
     }
 
     /// The body limit for `request`: the download limit when it is written to disk.
-    public func bodyLimit(forDownload isDownload: Bool) -> Int64? {
+    package func bodyLimit(forDownload isDownload: Bool) -> Int64? {
         isDownload ? maxDownloadBytes : maxBodyBytes
     }
 }

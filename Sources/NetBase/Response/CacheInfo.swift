@@ -8,7 +8,7 @@ public struct CacheInfo: Sendable, Hashable {
     public var isStale: Bool
 
     /// Creates cache details.
-    public init(age: Duration, isStale: Bool) {
+    package init(age: Duration, isStale: Bool) {
         self.age = age
         self.isStale = isStale
     }

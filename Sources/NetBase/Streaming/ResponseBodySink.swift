@@ -10,9 +10,9 @@ import Foundation
 ///
 /// The rules live in `ResponseBodySinkStateMachine`: the waiting reader and the producer's
 /// callbacks are held by the state that may resume them, and resumed from one place.
-public final class ResponseBodySink: Sendable {
+package final class ResponseBodySink: Sendable {
     /// How the stream is read: timeouts, buffer size.
-    public let options: StreamOptions
+    package let options: StreamOptions
 
     typealias Machine = ResponseBodySinkStateMachine<CheckedContinuation<Data?, any Error>, CheckedContinuation<NetworkError?, Never>>
 
@@ -20,7 +20,7 @@ public final class ResponseBodySink: Sendable {
     private let state: Locked<Machine>
 
     /// Creates a sink (``Provider/stream(_:options:)`` makes one per attempt).
-    public init(options: StreamOptions = StreamOptions()) {
+    package init(options: StreamOptions = StreamOptions()) {
         self.options = options
         self.state = Locked(Machine(capacity: options.bufferBytes))
     }
@@ -28,31 +28,31 @@ public final class ResponseBodySink: Sendable {
     // MARK: Producer
 
     /// Whether the buffer can take another chunk now.
-    public var hasRoom: Bool { state.withLock { $0.hasRoom } }
+    package var hasRoom: Bool { state.withLock { $0.hasRoom } }
 
     /// Bytes handed to the sink that the reader has not taken yet.
     package var bufferedBytes: Int { state.withLock { $0.buffer.bytes } }
 
     /// Whether the consumer went away; the producer should abort the transfer.
-    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    package var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Appends a chunk (even past the buffer size: check ``hasRoom`` first to pause in time).
-    public func yield(_ chunk: Data) {
+    package func yield(_ chunk: Data) {
         perform(state.withLock { $0.yield(chunk) })
     }
 
     /// Calls `handler` once, when the consumer has drained the buffer to half its size.
-    public func whenDrained(_ handler: @escaping @Sendable () -> Void) {
+    package func whenDrained(_ handler: @escaping @Sendable () -> Void) {
         perform(state.withLock { $0.whenDrained(handler) })
     }
 
     /// Sets what to do when the consumer goes away (abort the transfer). Runs at once if it already has.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         perform(state.withLock { $0.onCancel(handler) })
     }
 
     /// Ends the body: normally (`nil`) or with `error`. Later calls are ignored.
-    public func finish(throwing error: NetworkError? = nil) {
+    package func finish(throwing error: NetworkError? = nil) {
         perform(state.withLock { $0.finish(error) })
     }
 

@@ -63,7 +63,7 @@ package enum SHA256 {
     }
 
     /// An incremental SHA-256 computation: feed bytes with `update`, then call `finalize` once.
-    public struct Hasher: Sendable {
+    package struct Hasher: Sendable {
         private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
         )
@@ -71,17 +71,17 @@ package enum SHA256 {
         private var totalLength: UInt64 = 0
 
         /// Starts a new digest.
-        public init() {
+        package init() {
             buffer.reserveCapacity(64)
         }
 
         /// Adds `data` to the digest.
-        public mutating func update(_ data: Data) {
+        package mutating func update(_ data: Data) {
             data.withUnsafeBytes { update(UnsafeRawBufferPointer($0)) }
         }
 
         /// Adds `bytes` to the digest.
-        public mutating func update(_ bytes: some Collection<UInt8>) {
+        package mutating func update(_ bytes: some Collection<UInt8>) {
             let handled: Void? = bytes.withContiguousStorageIfAvailable { pointer in
                 update(UnsafeRawBufferPointer(pointer))
             }
@@ -92,7 +92,7 @@ package enum SHA256 {
         }
 
         /// Adds raw bytes to the digest.
-        public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
             guard bytes.count > 0, let base = bytes.baseAddress else { return }
             totalLength &+= UInt64(bytes.count)
             var offset = 0
@@ -116,7 +116,7 @@ package enum SHA256 {
         }
 
         /// Pads the message and returns the 32-byte digest.
-        public mutating func finalize() -> [UInt8] {
+        package mutating func finalize() -> [UInt8] {
             let bitLength = totalLength &* 8
             var tail = buffer
             tail.append(0x80)

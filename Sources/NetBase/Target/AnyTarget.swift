@@ -28,10 +28,6 @@ public struct AnyTarget: TargetType, CustomStringConvertible {
     public var timeout: Duration? { base.timeout }
     public var validation: Validation { base.validation }
     public var sampleResponse: SampleResponse { base.sampleResponse }
-    public var maxResponseBytes: Int64? { base.maxResponseBytes }
-    public var jsonEncoder: JSONEncoder? { base.jsonEncoder }
-    public var parameterEncoding: ParameterEncoding? { base.parameterEncoding }
-    public var priority: RequestPriority { base.priority }
-    public var proxy: ProxyConfiguration? { base.proxy }
+    public var options: TargetOptions { base.options }
     public var description: String { targetDescription(base) }
 }

@@ -65,7 +65,7 @@ extension Dictionary: ParameterConvertible where Key == String, Value: Parameter
 /// ```
 public struct Parameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, RandomAccessCollection {
     /// The key-value pairs in order.
-    public private(set) var elements: [Element]
+    package private(set) var elements: [Element]
 
     /// One key-value pair.
     public struct Element: Sendable, Hashable {
@@ -104,7 +104,7 @@ public struct Parameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ra
     }
 
     /// These parameters followed by `other`'s; a key present in both takes `other`'s value.
-    public func merging(_ other: Parameters) -> Parameters {
+    package func merging(_ other: Parameters) -> Parameters {
         guard !other.isEmpty else { return self }
         guard !isEmpty else { return other }
         let overridden = Set(other.elements.map(\.key))

@@ -9,7 +9,7 @@ public struct SampleResponse: Sendable {
     /// The response body.
     public var data: Data
     /// When set, the stub fails with this error instead of answering.
-    public var error: NetworkError?
+    package var error: NetworkError?
     /// An error of another type the stub fails with, mapped as a real transport maps it when the
     /// request is made (see ``failure(_:)-(Error)``).
     package var failureCause: (any Error)?

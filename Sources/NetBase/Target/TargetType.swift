@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Describe an API once, usually as an enum with a case per endpoint, and hand its cases to a
 /// ``Provider``. Only ``baseURL``, ``path``, ``method`` and ``content`` are required; the rest
-/// have defaults.
+/// have defaults: ``headers``, ``timeout``, ``validation``, ``sampleResponse`` and ``options``
+/// (``TargetOptions``: size limit, priority, JSON encoder, parameter encoding, proxy).
 ///
 /// ```swift
 /// enum GitHub: TargetType {
@@ -33,21 +34,9 @@ public protocol TargetType: Sendable {
     var validation: Validation { get }
     /// The response ``StubTransport`` answers with. Default: 200 with an empty body.
     var sampleResponse: SampleResponse { get }
-    /// The most bytes this target's in-memory response body may have (after decompression).
-    /// Default `nil`: the provider's ``ProviderConfiguration/maxResponseBytes``.
-    var maxResponseBytes: Int64? { get }
-    /// How urgent this target's requests are. Default ``RequestPriority/normal``.
-    var priority: RequestPriority { get }
-    /// The encoder of this target's `.json` bodies. Default `nil`: the provider's
-    /// ``ProviderConfiguration/jsonEncoder``.
-    var jsonEncoder: JSONEncoder? { get }
-    /// How this target's query and form parameters are encoded. Default `nil`: the provider's
-    /// ``ProviderConfiguration/parameterEncoding``.
-    var parameterEncoding: ParameterEncoding? { get }
-    /// The proxies for this target's requests, replacing the provider's
-    /// (``ProviderConfiguration/proxy``) and the transport's; ``ProxyConfiguration/direct`` sends
-    /// them without a proxy. Default `nil`: the provider's choice.
-    var proxy: ProxyConfiguration? { get }
+    /// The optional settings (response size limit, priority, JSON encoder, parameter encoding,
+    /// proxy), all in one value. Default: `TargetOptions()`, the provider's choices.
+    var options: TargetOptions { get }
 }
 
 public extension TargetType {
@@ -59,14 +48,6 @@ public extension TargetType {
     var validation: Validation { .successCodes }
     /// 200 with an empty body by default.
     var sampleResponse: SampleResponse { SampleResponse(statusCode: 200) }
-    /// The provider's limit by default.
-    var maxResponseBytes: Int64? { nil }
-    /// The provider's encoder by default.
-    var jsonEncoder: JSONEncoder? { nil }
-    /// The provider's parameter encoding by default.
-    var parameterEncoding: ParameterEncoding? { nil }
-    /// Normal by default.
-    var priority: RequestPriority { .normal }
-    /// The provider's proxy choice by default.
-    var proxy: ProxyConfiguration? { nil }
+    /// The provider's choices by default.
+    var options: TargetOptions { TargetOptions() }
 }

@@ -41,7 +41,7 @@ public enum Validation: Sendable, Hashable {
     }
 
     /// The error `response` fails this validation with, or `nil` when it passes.
-    public func check(_ response: Response) -> NetworkError? {
+    package func check(_ response: Response) -> NetworkError? {
         guard accepts(response.statusCode) else { return .unacceptableStatus(response) }
         guard case .contentTypes(let base, let listed) = self else { return nil }
         if let failure = base.check(response) { return failure }

@@ -13,7 +13,7 @@ import Foundation
 /// - The origin is scheme + host + port. A hop to another origin drops `Authorization`,
 ///   `Proxy-Authorization`, `Cookie` and every name in ``sensitiveHeaders`` (unless
 ///   ``dropsAuthorizationAcrossHosts`` is off), and gets the TLS policy chosen for its own URL
-///   (``Request/redirectTLS``), never the previous hop's.
+///   (`redirectTLS`), never the previous hop's.
 public struct RedirectPolicy: Sendable, Hashable {
     /// Whether redirects are followed at all.
     public var follows: Bool
@@ -43,7 +43,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     public static let none = RedirectPolicy(follows: false)
 
     /// Headers that always leave a request that crosses origins.
-    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// What to do after `response` answered `request`.
     package func decision(after response: Response, to request: Request) -> RedirectDecision {

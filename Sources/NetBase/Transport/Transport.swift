@@ -20,20 +20,26 @@ public protocol Transport: Sendable {
     ///   - request: The built, checked request; end it by its ``Request/timeout``.
     ///   - progress: Called with upload and download progress, from any thread.
     func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
+}
 
+/// A transport that streams a 2xx body as it arrives (the library's own transports); any other
+/// ``Transport`` streams by sending whole (``Transport/streamResponse(_:into:)``).
+package protocol StreamingTransport: Transport {
     /// Sends `request` and returns as soon as the response head arrives; a 2xx body then flows
     /// into `body` (``ResponseBodySink``), paused while its reader has no room where the transport
     /// can pause (`URLSessionTransport` cannot: it ends a stream whose reader falls far behind). Other statuses return their whole
     /// body in the response (bounded by ``Request/limits``) and finish `body` empty.
-    ///
-    /// The default sends the request whole with ``send(_:progress:)`` and hands its body over at
-    /// once, so every transport can stream (without backpressure or early heads).
     func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response
 }
 
-public extension Transport {
-    /// Sends whole, then delivers the body in one chunk.
-    func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+package extension Transport {
+    /// Streams through ``StreamingTransport/stream(_:into:)`` when this transport can; otherwise
+    /// sends whole with ``send(_:progress:)`` and hands the body over in one chunk, so every
+    /// transport can stream (without backpressure or early heads).
+    func streamResponse(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        if let streaming = self as? any StreamingTransport {
+            return try await streaming.stream(request, into: body)
+        }
         var response: Response
         do {
             response = try await send(request, progress: nil)
@@ -50,7 +56,9 @@ public extension Transport {
         response.data = Data()
         return response
     }
+}
 
+public extension Transport {
     /// Sends `request` without progress reporting.
     func send(_ request: Request) async throws -> Response {
         try await send(request, progress: nil)

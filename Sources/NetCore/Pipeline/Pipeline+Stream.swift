@@ -22,7 +22,7 @@ extension Pipeline {
             let streamed = Locked(false)
             let (outcome, finalRequest) = await attemptOnce(request, deadline: &deadline, events: PipelineEvents(), observesNow: false) { request in
                 streamed.withLock { $0 = true }
-                return await validated(request) { request in try await transport.stream(request, into: sink) }
+                return await validated(request) { request in try await transport.streamResponse(request, into: sink) }
             }
             return (outcome, finalRequest, Streamed(sink: sink, bodyInSink: streamed.withLock { $0 }))
         } abandon: { streamed, result, request in

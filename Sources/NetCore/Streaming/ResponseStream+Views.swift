@@ -4,29 +4,29 @@ import Foundation
 extension ResponseStream {
     /// The body as UTF-8 lines (ended by LF, CRLF or CR; a last line without an ending counts).
     /// A line longer than 1 MiB fails with ``NetworkError/invalidResponse(reason:underlying:)``.
-    public var lines: Lines { Lines(stream: self) }
+    public var lines: some AsyncSequence<String, any Error> & Sendable { Lines(stream: self) }
 
     /// The body as Server-Sent Events, parsed by the WHATWG EventSource rules (comments skipped,
     /// multi-line `data` joined with newlines, an event dispatched at each blank line).
-    public var events: Events { Events(stream: self) }
+    public var events: some AsyncSequence<ServerSentEvent, any Error> & Sendable { Events(stream: self) }
 
     /// The lines of a ``ResponseStream``.
-    public struct Lines: AsyncSequence, Sendable {
-        public typealias Element = String
-        public typealias Failure = any Error
+    package struct Lines: AsyncSequence, Sendable {
+        package typealias Element = String
+        package typealias Failure = any Error
         let stream: ResponseStream
 
-        public func makeAsyncIterator() -> Iterator { Iterator(chunks: stream.makeAsyncIterator()) }
+        package func makeAsyncIterator() -> Iterator { Iterator(chunks: stream.makeAsyncIterator()) }
 
         /// Iterates lines.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             var chunks: ResponseStream.Iterator
             var splitter = LineSplitter()
             var ready: [String] = []
             var done = false
 
             /// The next line, or `nil` at the end of the body.
-            public mutating func next() async throws -> String? {
+            package mutating func next() async throws -> String? {
                 while ready.isEmpty {
                     guard !done else { return nil }
                     if let chunk = try await chunks.next() {
@@ -46,21 +46,21 @@ extension ResponseStream {
     }
 
     /// The Server-Sent Events of a ``ResponseStream``.
-    public struct Events: AsyncSequence, Sendable {
-        public typealias Element = ServerSentEvent
-        public typealias Failure = any Error
+    package struct Events: AsyncSequence, Sendable {
+        package typealias Element = ServerSentEvent
+        package typealias Failure = any Error
         let stream: ResponseStream
 
-        public func makeAsyncIterator() -> Iterator { Iterator(chunks: stream.makeAsyncIterator()) }
+        package func makeAsyncIterator() -> Iterator { Iterator(chunks: stream.makeAsyncIterator()) }
 
         /// Iterates events.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             var chunks: ResponseStream.Iterator
             var parser = ServerSentEventParser()
             var ready: [ServerSentEvent] = []
 
             /// The next event, or `nil` at the end of the body (an unfinished event is dropped).
-            public mutating func next() async throws -> ServerSentEvent? {
+            package mutating func next() async throws -> ServerSentEvent? {
                 while ready.isEmpty {
                     guard let chunk = try await chunks.next() else {
                         parser.finish()

@@ -32,7 +32,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     ///   - data: The event's data, lines joined with `"\n"`.
     ///   - id: The last event ID at dispatch, if any.
     ///   - retry: The reconnection time the server asked for with this event, if any.
-    public init(event: String = "message", data: String, id: String? = nil, retry: Duration? = nil) {
+    package init(event: String = "message", data: String, id: String? = nil, retry: Duration? = nil) {
         self.event = event
         self.data = data
         self.id = id

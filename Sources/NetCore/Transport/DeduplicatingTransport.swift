@@ -8,7 +8,7 @@ import Foundation
 /// ```
 ///
 /// Requests are identical when they have the same safe method (`GET`, `HEAD`, `OPTIONS`), URL,
-/// TLS policy, per-hop TLS rules (``Request/redirectTLS``; ``TLSPolicyResolver``s made from a bare
+/// TLS policy, per-hop TLS rules (`redirectTLS`; `TLSPolicyResolver`s made from a bare
 /// closure are never equal), proxy (``Request/proxy``), cookie jar (``Request/cookieJar``, the
 /// same instance or none), credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`)
 /// and the headers listed in `keyHeaders`; other requests (bodies, downloads, unsafe methods) always go
@@ -17,9 +17,9 @@ import Foundation
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
 public final class DeduplicatingTransport: Transport {
     /// The transport that sends the shared requests.
-    public let base: any Transport
+    package let base: any Transport
     /// Request headers besides the credential headers that must match, any case.
-    public let keyHeaders: [String]
+    package let keyHeaders: [String]
 
     private let flights = Locked<[FlightKey: Flight]>([:])
 

@@ -12,6 +12,19 @@ import Foundation
 ///     Response(statusCode: 503, request: request)
 /// })
 /// ```
+///
+/// To stub some targets and send the rest (Moya's `stubClosure`), choose per target; `nil` sends
+/// the request through `network`:
+///
+/// ```swift
+/// let transport = StubTransport { target in
+///     switch target as? API {
+///     case .login?: .immediate              // not ready on the server yet
+///     case .feed?: .delayed(.milliseconds(300))
+///     default: nil                          // real network
+///     }
+/// }
+/// ```
 public struct StubTransport: Transport {
     /// How the stub answers.
     public enum Behavior: Sendable {
@@ -26,23 +39,46 @@ public struct StubTransport: Transport {
         case custom(@Sendable (Request) async throws -> Response)
     }
 
-    /// The answering behaviour.
-    public let behavior: Behavior
+    /// The behaviour for a target (the wrapped one for an ``AnyTarget``); `nil` sends to ``network``.
+    private let choose: @Sendable (any TargetType) -> Behavior?
+    /// Sends what is not stubbed; `nil` when every target is stubbed.
+    private let network: (any Transport)?
     public let capabilities: TransportCapabilities
     /// The clock `.delayed` waits on (tests inject one that moves by hand).
     package var clock: any NetClock = SystemClock()
 
-    /// Creates a stub.
+    /// Creates a stub that answers every request the same way.
     /// - Parameters:
     ///   - behavior: How to answer. Default: ``Behavior/immediate``.
     ///   - capabilities: What the stub claims to support; by default everything, so requests with
     ///     TLS policies or resumable downloads can be tested.
     public init(behavior: Behavior = .immediate, capabilities: TransportCapabilities = [.tlsPolicy, .http2, .resumableDownload, .progress, .proxy]) {
-        self.behavior = behavior
+        self.choose = { _ in behavior }
+        self.network = nil
         self.capabilities = capabilities
     }
 
+    /// Creates a stub that chooses per target: a behaviour answers from the sample response, `nil`
+    /// sends the request through `network`. Capabilities are the network transport's.
+    /// - Parameters:
+    ///   - network: Sends what is not stubbed. Default: ``DefaultTransport/shared``.
+    ///   - behavior: The behaviour for a target (the wrapped one for an ``AnyTarget``), or `nil`.
+    public init(network: any Transport = DefaultTransport.shared, _ behavior: @escaping @Sendable (any TargetType) -> Behavior?) {
+        self.choose = behavior
+        self.network = network
+        self.capabilities = network.capabilities
+    }
+
+    /// Answers as the target's behaviour says, or sends through the network transport.
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+        guard let behavior = choose(request.originalTarget) else {
+            guard let network else { throw NetworkError.transport(reason: "StubTransport: no behaviour and no network transport") }
+            return try await network.send(request, progress: progress)
+        }
+        return try await answer(request, behavior: behavior, progress: progress)
+    }
+
+    private func answer(_ request: Request, behavior: Behavior, progress: ProgressHandler?) async throws -> Response {
         let started = Date()
         let start = clock.now
         var response: Response
@@ -89,5 +125,24 @@ public struct StubTransport: Transport {
             statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
             request: request, source: .stub)
     }
+}
 
+extension StubTransport: StreamingTransport {
+    /// Streams through the network transport when the target is not stubbed; a stubbed answer is
+    /// handed over whole.
+    package func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        if choose(request.originalTarget) == nil, let network {
+            return try await network.streamResponse(request, into: body)
+        }
+        return try await StubAnswer(stub: self).streamResponse(request, into: body)
+    }
+}
+
+/// A stub seen as a plain transport, so ``Transport/streamResponse(_:into:)`` sends it whole.
+private struct StubAnswer: Transport {
+    let stub: StubTransport
+    var capabilities: TransportCapabilities { stub.capabilities }
+    func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+        try await stub.send(request, progress: progress)
+    }
 }

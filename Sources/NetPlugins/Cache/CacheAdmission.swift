@@ -42,10 +42,10 @@ extension CachePlugin {
 
     /// The entry for `key` if it was stored under the rule's version and its `Vary` selects
     /// `request`. An entry of another version is removed; a `Vary` mismatch is only a miss.
-    func lookup(_ key: CacheKey, _ rule: CacheRule, for request: Request) -> CacheEntry? {
-        guard let entry = storage.entry(for: key) else { return nil }
+    func lookup(_ key: CacheKey, _ rule: CacheRule, for request: Request) async -> CacheEntry? {
+        guard let entry = await storage.entry(for: key) else { return nil }
         guard entry.version == rule.version else {
-            storage.remove(for: key)
+            await storage.remove(for: key)
             return nil
         }
         return Vary.matches(entry, request: request.headers, credentials: credentials) ? entry : nil

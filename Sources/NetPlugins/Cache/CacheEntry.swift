@@ -2,30 +2,30 @@ import Foundation
 import NetCore
 
 /// A stored response with the metadata the cache needs to judge it.
-public struct CacheEntry: Sendable, Equatable {
+package struct CacheEntry: Sendable, Equatable {
     /// The status code (2xx; under ``CachePolicy/http`` any status the RFC lets a cache store).
-    public var statusCode: Int
+    package var statusCode: Int
     /// The response headers.
-    public var headers: HTTPHeaders {
+    package var headers: HTTPHeaders {
         didSet { agedHeaders = AgedHeaders(headers) }
     }
     /// The body.
-    public var data: Data
+    package var data: Data
     /// When the response was stored or last revalidated.
-    public var storedAt: Date
+    package var storedAt: Date
     /// The cache version it was stored under.
-    public var version: Int
+    package var version: Int
     /// The longest the entry stays fresh by the response's own `Cache-Control` (`max-age`, or 0
     /// for `no-cache`); `nil` means the response set no limit. The policy's age limit applies too.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// The request-header values the response's `Vary` names, as the request that fetched it had
     /// them. An entry whose `Vary` names a header missing here never matches (see ``VaryingHeader``).
-    public var varyingHeaders: [VaryingHeader]
+    package var varyingHeaders: [VaryingHeader]
     /// ``headers`` with the `Age` of a hit, shared by the copies of this entry (not part of `==`).
     private(set) var agedHeaders: AgedHeaders
 
     /// Creates an entry.
-    public init(
+    package init(
         statusCode: Int, headers: HTTPHeaders, data: Data, storedAt: Date, version: Int = 0,
         maxAge: Duration? = nil, varyingHeaders: [VaryingHeader] = []
     ) {
@@ -40,18 +40,18 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// The entity tag, from the `ETag` header.
-    public var etag: String? { headers["ETag"] }
+    package var etag: String? { headers["ETag"] }
     /// The `Last-Modified` header.
-    public var lastModified: String? { headers["Last-Modified"] }
+    package var lastModified: String? { headers["Last-Modified"] }
 
     /// How old the entry is at `now` (never negative).
-    public func age(at now: Date) -> Duration {
+    package func age(at now: Date) -> Duration {
         let seconds = max(0, now.timeIntervalSince(storedAt))
         return Duration(seconds: seconds, roundedToNanoseconds: .towardZero)
     }
 
     /// Whether the entry is past `limit` (and its own ``maxAge``) at `now`.
-    public func isExpired(at now: Date, limit: Duration?) -> Bool {
+    package func isExpired(at now: Date, limit: Duration?) -> Bool {
         let effective: Duration? =
             switch (limit, maxAge) {
             case (nil, nil): nil
@@ -64,7 +64,7 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// Approximate memory cost in bytes: body, headers, varying values and a fixed overhead.
-    public var cost: Int {
+    package var cost: Int {
         var bytes = data.count + 128
         for field in headers { bytes += field.name.utf8.count + field.value.utf8.count + 16 }
         for varying in varyingHeaders { bytes += varying.name.utf8.count + (varying.value?.utf8.count ?? 0) + 16 }
@@ -72,7 +72,7 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// Entries are equal when every stored field is.
-    public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
+    package static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.headers == rhs.headers && lhs.data == rhs.data
             && lhs.storedAt == rhs.storedAt && lhs.version == rhs.version && lhs.maxAge == rhs.maxAge
             && lhs.varyingHeaders == rhs.varyingHeaders

@@ -16,12 +16,12 @@ import NetCore
 ///
 /// The key is a plain string, so it is the same in every run and every process; disk storage
 /// names files after its SHA-256.
-public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+package struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The key text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Wraps a key text made elsewhere.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
@@ -37,7 +37,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     ///     `Authorization`, `Cookie`, `Proxy-Authorization` and its own `credentialHeaders`).
     /// - Returns: `nil` when the body cannot be hashed without reading files (file uploads,
     ///   multipart with files): such requests are not cached.
-    public init?(
+    package init?(
         request: Request, version: Int = 0, headerNames: [String] = [], sensitiveData: String? = nil,
         credentialHeaders: Set<String> = []
     ) {
@@ -96,14 +96,14 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key's SHA-256 in hexadecimal: the disk file name.
-    public var digest: String {
+    package var digest: String {
         Self.digests.value(for: rawValue) { SHA256.hex(Data($0.utf8)) }
     }
 
     /// Recent keys' digests: a disk hit repeats its key, and hashing it costs more than the lookup.
     private static let digests = BoundedMemo<String, String>()
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The URL without its fragment, with query items sorted by their bytes (stable order,
     /// original encoding). Works on UTF-8 bytes: `Character` and Foundation searches cost

@@ -4,7 +4,7 @@ import NetCore
 /// ``CachePolicy/http``: what `prepare` answers, what is stored and how a 304 refreshes.
 extension CachePlugin {
     /// Answers from a usable entry, or sends (conditionally when an entry has validators).
-    func prepareHTTP(_ request: inout Request, state: consuming CacheState, at time: Date) -> PrepareAction {
+    func prepareHTTP(_ request: inout Request, state: consuming CacheState, at time: Date) async -> PrepareAction {
         state.requestTime = time
         let read = Self.readRequestHeaders(request.headers)
         let asked = HTTPCacheDirectives(value: read.cacheControl)
@@ -12,7 +12,7 @@ extension CachePlugin {
             if request.context[CacheStateKey.self] != nil { request.context[CacheStateKey.self] = nil }
             return .proceed
         }
-        guard let entry = lookup(state.key, state.rule, for: request) else {
+        guard let entry = await lookup(state.key, state.rule, for: request) else {
             if asked.onlyIfCached { return .respond(Self.gatewayTimeout(for: request)) }
             request.context[CacheStateKey.self] = state
             return .proceed
@@ -34,7 +34,7 @@ extension CachePlugin {
 
     /// Stores a response the origin sent (any status; the RFC decides), or removes the entry it
     /// replaces when it may not be stored.
-    func storeHTTP(_ response: Response, for request: Request, state: CacheState) {
+    func storeHTTP(_ response: Response, for request: Request, state: CacheState) async {
         guard response.source != .cache, response.fileURL == nil, request.download == nil, !request.streamsResponseBody,
             response.statusCode != 304, mayStore(for: request, state: state)
         else { return }
@@ -47,7 +47,7 @@ extension CachePlugin {
             let varying = admission(of: response.headers, for: request)
         else {
             // A server error must not evict what stale-if-error could still serve.
-            if response.statusCode < 500 { storage.remove(for: state.key) }
+            if response.statusCode < 500 { await storage.remove(for: state.key) }
             return
         }
         let time = now()
@@ -57,7 +57,7 @@ extension CachePlugin {
             version: state.rule.version,
             maxAge: lifetime(status: response.statusCode, headers: response.headers, control: control, at: time),
             varyingHeaders: varying)
-        try? storage.store(entry, for: state.key)
+        try? await storage.store(entry, for: state.key)
     }
 
     /// `entry` updated by a 304 (RFC 9111 §4.3.4): its headers replaced by the 304's except the

@@ -7,7 +7,7 @@ extension CachePlugin {
     /// and HEAD entries of the request URL and of the same-origin `Location` and
     /// `Content-Location` URLs, under the keys this request's headers give them (its
     /// credentials, its key headers, its target's version).
-    func invalidateIfUnsafe(_ response: Response, for request: Request) {
+    func invalidateIfUnsafe(_ response: Response, for request: Request) async {
         guard !HTTPFreshness.isSafe(request.method), response.statusCode < 400, response.source != .cache else {
             return
         }
@@ -24,7 +24,7 @@ extension CachePlugin {
         for url in urls {
             for method in [HTTPMethod.get, .head] {
                 let probe = Request(method: method, url: url, headers: request.headers, target: request.target)
-                if let key = key(for: probe, rule: rule, credentialDigest: digest) { storage.remove(for: key) }
+                if let key = key(for: probe, rule: rule, credentialDigest: digest) { await storage.remove(for: key) }
             }
         }
     }

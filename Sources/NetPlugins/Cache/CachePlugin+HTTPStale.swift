@@ -36,9 +36,9 @@ extension CachePlugin {
             defer { _ = plugin.refreshesInFlight.withLock { $0.remove(state.key) } }
             guard let response = try? await transport.send(conditional, progress: nil) else { return }
             if response.statusCode == 304 {
-                plugin.storeRefreshed(plugin.refreshedHTTPEntry(entry, with: response, state: state), for: conditional, state: state)
+                await plugin.storeRefreshed(plugin.refreshedHTTPEntry(entry, with: response, state: state), for: conditional, state: state)
             } else if response.statusCode < 500 {
-                plugin.storeHTTP(response, for: conditional, state: state)
+                await plugin.storeHTTP(response, for: conditional, state: state)
             }
         }
     }

@@ -24,7 +24,7 @@ import NetCore
 /// ``CacheableTarget/cachesAuthorizedRequests``) is `true`; then its key ends with a digest of
 /// those headers, so each credential has its own entries.
 ///
-/// The cache key (``CacheKey``) is the text
+/// The cache key is the text
 /// `1|METHOD|URL|BODY|vVERSION[|name=value…][|s=DATA][|c=DIGEST]`:
 /// - `METHOD`: the request method.
 /// - `URL`: the canonical URL: the fragment removed, query items sorted by their bytes, their
@@ -72,43 +72,43 @@ import NetCore
 /// Responses from the cache have ``/NetCore/Response/source`` `.cache` and ``/NetCore/Response/cacheInfo`` set.
 public struct CachePlugin: Plugin {
     /// Where entries live.
-    public let storage: any CacheStorage
+    package let storage: CacheStorage
     /// The default policy for targets that do not choose one.
-    public let policy: CachePolicy
+    package let policy: CachePolicy
     /// How long an entry stays fresh by default; `nil` for no age limit (YTK's `cacheTimeInSeconds`).
-    public let maxAge: Duration?
+    package let maxAge: Duration?
     /// The default cache version; bump it to turn every older entry into a miss (YTK's `cacheVersion`).
-    public let version: Int
+    package let version: Int
     /// Request headers whose values are part of the key.
-    public let keyHeaders: [String]
+    package let keyHeaders: [String]
     /// Whether `Cache-Control` is honoured: `no-store` is never stored, `max-age` caps the age,
     /// `no-cache` makes the entry stale at once (still usable for revalidation and offline).
-    public let respectsCacheControl: Bool
+    package let respectsCacheControl: Bool
     /// Whether requests with credential headers (`Authorization`, `Cookie`, `Proxy-Authorization`,
     /// ``credentialHeaders``) may be cached by default; each credential then has its own entries.
-    public let cachesAuthorizedRequests: Bool
+    package let cachesAuthorizedRequests: Bool
     /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that identify
     /// the user (`X-Api-Key`, `X-Session`): treated like `Authorization` for reading, storing and
     /// the key's credential digest.
-    public let credentialHeaders: Set<String>
+    package let credentialHeaders: Set<String>
     /// Whether this cache belongs to one user: only such a cache stores responses marked
     /// `Cache-Control: private`.
-    public let isPrivate: Bool
+    package let isPrivate: Bool
     /// The methods the default ``policy`` applies to.
-    public let defaultMethods: Set<HTTPMethod>
+    package let defaultMethods: Set<HTTPMethod>
 
     /// Every credential header name: the standard ones and ``credentialHeaders``.
     let credentials: CredentialHeaders
     private let policyProvider: (@Sendable (any TargetType) -> CachePolicy?)?
     let now: @Sendable () -> Date
     /// Sends the background revalidations of ``CachePolicy/http``'s `stale-while-revalidate`.
-    public let revalidationTransport: (any Transport)?
+    package let revalidationTransport: (any Transport)?
     /// Keys with a background revalidation under way.
     let refreshesInFlight = Locked<Set<CacheKey>>([])
 
     /// Creates a cache plugin.
     /// - Parameters:
-    ///   - storage: Where entries live. Default: ``MemoryStorage`` with its default bounds.
+    ///   - storage: Where entries live. Default: ``CacheStorage/memory(maxBytes:maxCount:)`` with its default bounds.
     ///   - policy: The policy for targets that choose none. Default: ``CachePolicy/networkElseCache``
     ///     (the network as usual; the cache only answers when the network fails).
     ///   - maxAge: The default freshness limit; `nil` (default) for none.
@@ -128,7 +128,7 @@ public struct CachePlugin: Plugin {
     ///     provider's transport). `nil` (default): such an entry is revalidated before it is served.
     ///   - now: The clock, injectable for tests.
     public init(
-        storage: any CacheStorage = MemoryStorage(), policy: CachePolicy = .networkElseCache,
+        storage: CacheStorage = .memory(), policy: CachePolicy = .networkElseCache,
         maxAge: Duration? = nil, version: Int = 0, keyHeaders: [String] = ["Accept-Language"],
         respectsCacheControl: Bool = true, cachesAuthorizedRequests: Bool = false,
         credentialHeaders: Set<String> = [], isPrivate: Bool = false,
@@ -156,22 +156,22 @@ public struct CachePlugin: Plugin {
     // MARK: Management
 
     /// Removes every entry.
-    public func removeAll() {
-        storage.removeAll()
+    public func removeAll() async {
+        await storage.removeAll()
     }
 
     /// Removes the entry `request` would read (its key under the target's version and data).
-    public func remove(for request: Request) {
-        if let key = key(for: request) { storage.remove(for: key) }
+    public func remove(for request: Request) async {
+        if let key = key(for: request) { await storage.remove(for: key) }
     }
 
     /// Removes the entry stored under `key`.
-    public func remove(for key: CacheKey) {
-        storage.remove(for: key)
+    package func remove(for key: CacheKey) async {
+        await storage.remove(for: key)
     }
 
     /// The key `request` is cached under, or `nil` when it cannot be cached (file-backed body).
-    public func key(for request: Request) -> CacheKey? {
+    package func key(for request: Request) -> CacheKey? {
         key(for: request, rule: rule(for: request.originalTarget), credentialDigest: credentials.digest(of: request.headers))
     }
 
@@ -182,10 +182,10 @@ public struct CachePlugin: Plugin {
     }
 
     /// The bytes the storage holds.
-    public var totalBytes: Int { storage.totalBytes }
+    public var totalBytes: Int { get async { storage.totalBytes } }
 
     /// The number of stored entries.
-    public var count: Int { storage.count }
+    public var count: Int { get async { storage.count } }
 
     // MARK: Hooks
 
@@ -209,24 +209,24 @@ public struct CachePlugin: Plugin {
         case .ignore, .networkOnly, .networkElseCache:
             break
         case .cacheOnly:
-            guard let entry = lookup(key, rule, for: request), !entry.isExpired(at: time, limit: rule.maxAge) else {
+            guard let entry = await lookup(key, rule, for: request), !entry.isExpired(at: time, limit: rule.maxAge) else {
                 throw NetworkError.noCachedResponse
             }
             return .respond(cachedResponse(entry, for: request, at: time, stale: false))
         case .cacheElseNetwork:
-            if let entry = lookup(key, rule, for: request), !entry.isExpired(at: time, limit: rule.maxAge) {
+            if let entry = await lookup(key, rule, for: request), !entry.isExpired(at: time, limit: rule.maxAge) {
                 return .respond(cachedResponse(entry, for: request, at: time, stale: false))
             }
         case .cacheThenNetwork:
-            if let entry = lookup(key, rule, for: request) {
+            if let entry = await lookup(key, rule, for: request) {
                 request.context[CacheStateKey.self] = state
                 let stale = entry.isExpired(at: time, limit: rule.maxAge)
                 return .provisional(cachedResponse(entry, for: request, at: time, stale: stale))
             }
         case .http:
-            return prepareHTTP(&request, state: state, at: time)
+            return await prepareHTTP(&request, state: state, at: time)
         case .revalidate:
-            if let entry = lookup(key, rule, for: request) {
+            if let entry = await lookup(key, rule, for: request) {
                 state.revalidating = entry
                 if let etag = entry.etag { request.headers["If-None-Match"] = etag }
                 if let lastModified = entry.lastModified { request.headers["If-Modified-Since"] = lastModified }
@@ -237,10 +237,10 @@ public struct CachePlugin: Plugin {
     }
 
     public func succeed(_ response: Response, for request: Request) async -> SucceedAction {
-        invalidateIfUnsafe(response, for: request)
+        await invalidateIfUnsafe(response, for: request)
         if let state = request.context[CacheStateKey.self], state.rule.policy == .http {
             if response.statusCode < 500 || staleAnswer(for: request, state: state, transportFailure: false) == nil {
-                storeHTTP(response, for: request, state: state)
+                await storeHTTP(response, for: request, state: state)
             }
             return .proceed
         }
@@ -250,30 +250,30 @@ public struct CachePlugin: Plugin {
             mayStore(for: request, state: state)
         else { return .proceed }
         guard let varying = admission(of: response.headers, for: request) else {
-            storage.remove(for: state.key)
+            await storage.remove(for: state.key)
             return .proceed
         }
         let limit = respectsCacheControl ? CacheControl(response.headers).responseLimit : nil
         let entry = CacheEntry(
             statusCode: response.statusCode, headers: response.headers, data: response.data,
             storedAt: now(), version: state.rule.version, maxAge: limit, varyingHeaders: varying)
-        try? storage.store(entry, for: state.key)
+        try? await storage.store(entry, for: state.key)
         return .proceed
     }
 
     public func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
-        if case .unacceptableStatus(let response) = error { invalidateIfUnsafe(response, for: request) }
+        if case .unacceptableStatus(let response) = error { await invalidateIfUnsafe(response, for: request) }
         guard let state = request.context[CacheStateKey.self] else { return .proceed }
         if case .unacceptableStatus(let response) = error, response.statusCode == 304,
             let entry = state.revalidating
         {
-            return .recover(refresh(entry, with: response, state: state, request: request))
+            return .recover(await refresh(entry, with: response, state: state, request: request))
         }
         if state.rule.policy == .http {
             let isServerError: Bool
             if case .unacceptableStatus(let response) = error {
                 isServerError = response.statusCode >= 500
-                if !isServerError { storeHTTP(response, for: request, state: state) }
+                if !isServerError { await storeHTTP(response, for: request, state: state) }
             } else {
                 isServerError = false
             }
@@ -283,7 +283,7 @@ public struct CachePlugin: Plugin {
             return .recover(stale)
         }
         guard state.rule.policy == .networkElseCache, Self.isTransportFailure(error),
-            let entry = lookup(state.key, state.rule, for: request)
+            let entry = await lookup(state.key, state.rule, for: request)
         else { return .proceed }
         return .recover(cachedResponse(entry, for: request, at: now(), stale: true))
     }
@@ -293,7 +293,7 @@ public struct CachePlugin: Plugin {
         guard response.statusCode == 304 || response.statusCode >= 500,
             let state = request.context[CacheStateKey.self], let entry = state.revalidating
         else { return result }
-        if response.statusCode == 304 { return .success(refresh(entry, with: response, state: state, request: request)) }
+        if response.statusCode == 304 { return .success(await refresh(entry, with: response, state: state, request: request)) }
         return staleAnswer(for: request, state: state, transportFailure: false).map { .success($0) } ?? result
     }
 
@@ -301,11 +301,11 @@ public struct CachePlugin: Plugin {
 
     /// Stores `entry` refreshed by a 304 (its headers merged in, its age reset) and returns the
     /// response to give the caller.
-    private func refresh(_ entry: CacheEntry, with notModified: Response, state: CacheState, request: Request) -> Response {
+    private func refresh(_ entry: CacheEntry, with notModified: Response, state: CacheState, request: Request) async -> Response {
         request.report(.cacheRevalidated)
         if state.rule.policy == .http {
             let refreshed = refreshedHTTPEntry(entry, with: notModified, state: state)
-            storeRefreshed(refreshed, for: request, state: state)
+            await storeRefreshed(refreshed, for: request, state: state)
             let judgement = HTTPJudgement(entry: refreshed, limit: state.rule.maxAge, at: now())
             var response = httpResponse(refreshed, for: request, judgement: judgement)
             response.cacheInfo?.isStale = false
@@ -318,19 +318,19 @@ public struct CachePlugin: Plugin {
         let time = now()
         refreshed.storedAt = time
         if respectsCacheControl { refreshed.maxAge = CacheControl(refreshed.headers).responseLimit }
-        storeRefreshed(refreshed, for: request, state: state)
+        await storeRefreshed(refreshed, for: request, state: state)
         return cachedResponse(refreshed, for: request, at: time, stale: false)
     }
 
     /// Stores an entry a 304 refreshed, or removes it when its new headers forbid storing.
-    func storeRefreshed(_ entry: CacheEntry, for request: Request, state: CacheState) {
+    func storeRefreshed(_ entry: CacheEntry, for request: Request, state: CacheState) async {
         guard mayStore(for: request, state: state) else { return }
         var refreshed = entry
         if let varying = admission(of: refreshed.headers, for: request) {
             refreshed.varyingHeaders = varying
-            try? storage.store(refreshed, for: state.key)
+            try? await storage.store(refreshed, for: state.key)
         } else {
-            storage.remove(for: state.key)
+            await storage.remove(for: state.key)
         }
     }
 

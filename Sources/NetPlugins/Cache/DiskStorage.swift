@@ -17,7 +17,7 @@ import NetCore
 /// - Several instances (and processes) may share a directory; each bounds the files it knows.
 ///
 /// Only files ending in `.nkcache` (and its own temporary files) are ever touched.
-public final class DiskStorage: CacheStorage {
+package final class DiskStorage: CacheBackend {
     static let fileExtension = ".nkcache"
     static let temporaryPrefix = ".nkcache-tmp-"
 
@@ -50,9 +50,9 @@ public final class DiskStorage: CacheStorage {
     }
 
     /// The directory holding the entry files.
-    public let directory: URL
+    package let directory: URL
     /// The most file bytes kept before evicting least recently used entries.
-    public let maxBytes: Int
+    package let maxBytes: Int
     private let directoryPath: String
     private let index = Locked(Index())
 
@@ -62,7 +62,7 @@ public final class DiskStorage: CacheStorage {
     /// - Parameters:
     ///   - directory: The cache's own directory.
     ///   - maxBytes: The bound on total file bytes. Default 256 MiB.
-    public init(directory: URL, maxBytes: Int = 256 * 1024 * 1024) {
+    package init(directory: URL, maxBytes: Int = 256 * 1024 * 1024) {
         self.directory = directory
         self.directoryPath = directory.standardizedFileURL.path
         self.maxBytes = max(0, maxBytes)
@@ -70,7 +70,7 @@ public final class DiskStorage: CacheStorage {
         loadIndex()
     }
 
-    public func entry(for key: CacheKey) -> CacheEntry? {
+    package func entry(for key: CacheKey) -> CacheEntry? {
         let name = key.digest + Self.fileExtension
         let path = directoryPath + "/" + name
         let knownSize = index.withLock { $0.sizes[name] }
@@ -94,7 +94,7 @@ public final class DiskStorage: CacheStorage {
         return EntryFile.decode(bytes, key: key)
     }
 
-    public func store(_ entry: CacheEntry, for key: CacheKey) throws {
+    package func store(_ entry: CacheEntry, for key: CacheKey) throws {
         let name = key.digest + Self.fileExtension
         let bytes = EntryFile.encode(entry, key: key)
         guard bytes.count <= maxBytes else {
@@ -114,13 +114,13 @@ public final class DiskStorage: CacheStorage {
         for victim in victims { FileIO.remove(directoryPath + "/" + victim) }
     }
 
-    public func remove(for key: CacheKey) {
+    package func remove(for key: CacheKey) {
         let name = key.digest + Self.fileExtension
         FileIO.remove(directoryPath + "/" + name)
         index.withLock { $0.forget(name) }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         index.withLock { $0 = Index() }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         where name.hasSuffix(Self.fileExtension) || name.hasPrefix(Self.temporaryPrefix) {
@@ -128,9 +128,15 @@ public final class DiskStorage: CacheStorage {
         }
     }
 
-    public var totalBytes: Int { index.withLock { $0.bytes } }
+    package var totalBytes: Int { index.withLock { $0.bytes } }
 
-    public var count: Int { index.withLock { $0.sizes.count } }
+    package var count: Int { index.withLock { $0.sizes.count } }
+
+    /// Every operation reads or writes files.
+    package var touchesFiles: Bool { true }
+
+    /// Nothing is in memory but the index.
+    package func memoryEntry(for key: CacheKey) -> CacheEntry? { nil }
 
     private func loadIndex() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []

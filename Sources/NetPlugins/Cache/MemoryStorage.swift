@@ -3,7 +3,7 @@ import NetCore
 
 /// In-memory cache storage with least-recently-used eviction, bounded by total bytes and by
 /// entry count. All operations take one short `Locked` section; no actor hops.
-public final class MemoryStorage: CacheStorage {
+package final class MemoryStorage: CacheBackend {
     private struct State {
         /// Each entry with its slot in `order` (a hit then hashes the key once).
         var entries: [CacheKey: (entry: CacheEntry, slot: Int)] = [:]
@@ -12,21 +12,21 @@ public final class MemoryStorage: CacheStorage {
     }
 
     /// The most bytes (see ``CacheEntry/cost``) the storage holds before evicting.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// The most entries the storage holds before evicting.
-    public let maxCount: Int
+    package let maxCount: Int
     private let state = Locked(State())
 
     /// Creates an empty storage.
     /// - Parameters:
     ///   - maxBytes: Total cost bound; an entry larger than this is not stored. Default 32 MiB.
     ///   - maxCount: Entry count bound. Default 1000.
-    public init(maxBytes: Int = 32 * 1024 * 1024, maxCount: Int = 1000) {
+    package init(maxBytes: Int = 32 * 1024 * 1024, maxCount: Int = 1000) {
         self.maxBytes = max(0, maxBytes)
         self.maxCount = max(0, maxCount)
     }
 
-    public func entry(for key: CacheKey) -> CacheEntry? {
+    package func entry(for key: CacheKey) -> CacheEntry? {
         state.withLock { state in
             guard let found = state.entries[key] else { return nil }
             state.order.touch(slot: found.slot)
@@ -34,7 +34,7 @@ public final class MemoryStorage: CacheStorage {
         }
     }
 
-    public func store(_ entry: CacheEntry, for key: CacheKey) {
+    package func store(_ entry: CacheEntry, for key: CacheKey) {
         let cost = entry.cost
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) {
@@ -53,7 +53,7 @@ public final class MemoryStorage: CacheStorage {
         }
     }
 
-    public func remove(for key: CacheKey) {
+    package func remove(for key: CacheKey) {
         state.withLock { state in
             guard let old = state.entries.removeValue(forKey: key) else { return }
             state.bytes -= old.entry.cost
@@ -61,11 +61,17 @@ public final class MemoryStorage: CacheStorage {
         }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { state in state = State() }
     }
 
-    public var totalBytes: Int { state.withLock { $0.bytes } }
+    package var totalBytes: Int { state.withLock { $0.bytes } }
 
-    public var count: Int { state.withLock { $0.entries.count } }
+    package var count: Int { state.withLock { $0.entries.count } }
+
+    /// Memory only: never touches a file.
+    package var touchesFiles: Bool { false }
+
+    /// Same as ``entry(for:)``.
+    package func memoryEntry(for key: CacheKey) -> CacheEntry? { entry(for: key) }
 }

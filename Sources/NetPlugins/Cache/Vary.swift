@@ -8,14 +8,14 @@ import NetCore
 /// (an absent header matches only an absent one). Values of credential headers (`Authorization`,
 /// `Cookie`, `Proxy-Authorization`, a ``CachePlugin``'s `credentialHeaders`) are kept as
 /// `"sha256:"` and their digest, never in clear.
-public struct VaryingHeader: Sendable, Hashable {
+package struct VaryingHeader: Sendable, Hashable {
     /// The header name, lowercased.
-    public var name: String
+    package var name: String
     /// The request's value (surrounding spaces removed), or `nil` when the request lacked the header.
-    public var value: String?
+    package var value: String?
 
     /// Creates a recorded header; `name` is lowercased.
-    public init(name: String, value: String?) {
+    package init(name: String, value: String?) {
         self.name = name.lowercased()
         self.value = value
     }

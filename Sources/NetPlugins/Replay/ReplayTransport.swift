@@ -39,9 +39,9 @@ import NetCore
 ///   in record mode the capabilities are those of the real transport, which enforces them.
 public struct ReplayTransport: Transport {
     /// How live requests are matched with recordings.
-    public let matcher: ReplayMatcher
+    package let matcher: ReplayMatcher
     /// What happens to requests without an unused recording.
-    public let mode: ReplayMode
+    package let mode: ReplayMode
     /// Replay-only: TLS policies (nothing is sent) and progress (reported once, complete).
     /// Recording: the real transport's capabilities.
     public let capabilities: TransportCapabilities
@@ -102,11 +102,11 @@ public struct ReplayTransport: Transport {
     }
 
     /// Every recorded exchange, in file order (in record mode, with those recorded since).
-    public var recordedExchanges: [RecordedExchange] { ledger.exchanges }
+    package var recordedExchanges: [RecordedExchange] { ledger.exchanges }
 
     /// Recorded exchanges that have not answered a request yet: a test can check that its
     /// scenario used the whole recording.
-    public var unusedExchanges: [RecordedExchange] { ledger.unused }
+    package var unusedExchanges: [RecordedExchange] { ledger.unused }
 
     /// Answers from the recording, or (in record mode) from the real transport.
     public func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {

@@ -18,6 +18,7 @@ struct HostileTarget: TargetType, CustomStringConvertible {
     var parameterEncoding: ParameterEncoding? = nil
 
     var baseURL: URL { base ?? TestServers.fault ?? URL(string: "http://127.0.0.1:9")! }
+    var options: TargetOptions { TargetOptions(maxResponseBytes: maxResponseBytes, parameterEncoding: parameterEncoding, proxy: proxy) }
     var description: String { path }
 }
 

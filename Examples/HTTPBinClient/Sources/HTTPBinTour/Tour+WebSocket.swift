@@ -36,7 +36,7 @@ extension Tour {
         await socket.close()
         try check(try await replies.next() == nil, "messages after the close")
         try check(socket.closeCode == .normalClosure, "closed with \(String(describing: socket.closeCode))")
-        let recorded = capture.exchanges.last { $0.statusCode == 101 }?.webSocketMessages.count ?? 0
+        let recorded = capture.exchanges().last { $0.statusCode == 101 }?.webSocketMessages.count ?? 0
         try check(recorded == 4, "the capture kept \(recorded) messages, not 4")
         print("  2 messages echoed, a ping answered, closed with 1000; the capture kept all 4 messages")
     }

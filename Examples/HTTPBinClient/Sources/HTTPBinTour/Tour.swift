@@ -20,7 +20,7 @@ struct Tour {
         Provider<HTTPBin>(
             plugins: [
                 LoggerPlugin(output: { print("  log: \($0)") }),
-                CachePlugin(storage: MemoryStorage(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
+                CachePlugin(storage: .memory(), policy: .cacheElseNetwork, maxAge: .seconds(60)),
                 RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(50)),
                 capture,
             ],

@@ -17,7 +17,7 @@ public func makeHTTPBinClient(
     let plugins: [any Plugin] = [
         TracingPlugin(tracer: tracer),
         RetryPlugin(maxRetries: 2, baseDelay: .milliseconds(10)),
-        CachePlugin(storage: MemoryStorage(), policy: .http),
+        CachePlugin(storage: .memory(), policy: .http),
         LoggerPlugin(output: logLines),
     ]
     // Buffered bodies: CachePlugin stores whole responses. `drip` streams through its own transport.
