@@ -3,7 +3,7 @@ import Foundation
 /// What NetKit says about itself on the wire.
 public enum NetKitInfo {
     /// This release of NetKit.
-    public static let version = "0.2.0"
+    public static let version = "1.0.0"
 
     /// The default `User-Agent`: `NetKit/<version> (<OS>)`. Configuration headers and target
     /// headers replace it.
