@@ -19,7 +19,7 @@ struct OnceValueTests {
     func everyWaiterGetsTheValue() async {
         let once = OnceValue<String>()
         let early = (0..<20).map { _ in Task { await once.value() } }
-        try? await Task.sleep(for: .milliseconds(20))
+        while once.waiterCount < 20 { await Task.yield() }
         once.resolve("done")
         for waiter in early { #expect(await waiter.value == "done") }
         #expect(await once.value() == "done")
@@ -46,7 +46,7 @@ struct OnceValueTests {
         let staying = once.ticket()
         let left = Task { await once.value(leaving) }
         let stays = Task { await once.value(staying) }
-        try? await Task.sleep(for: .milliseconds(20))
+        while once.waiterCount < 2 { await Task.yield() }
         #expect(once.leave(leaving, with: -1))
         #expect(await left.value == -1)
         once.resolve(7)

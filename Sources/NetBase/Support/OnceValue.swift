@@ -36,6 +36,9 @@ package final class OnceValue<Value: Sendable>: Sendable {
     /// The value, if it was set.
     package var current: Value? { state.withLock { $0.value } }
 
+    /// How many callers wait for the value now (tests wait for their waiters to arrive).
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// Sets the value and resumes every waiter, unless it was set before.
     /// - Returns: `true` when this call set it.
     @discardableResult
