@@ -9,6 +9,9 @@
   /deflate-unnegotiated    does not agree, then a valid compressed text frame (RSV1) all the same
   /deflate-corrupt         agrees, then a text frame with RSV1 whose payload is not deflate data
   /deflate-bad-utf8        agrees, then a compressed text message that inflates to invalid UTF-8
+  /deflate-final-blocks    agrees, then text messages whose deflate data holds a final block (BFINAL,
+                           as Z_FINISH writes it): "Hello" twice, RFC 7692 7.2.3.3's 8-byte form,
+                           "Hello" + a sync-flushed " world" in one message, a plain "after"; then 1000
   /deflate-bad-window      answers "permessage-deflate; server_max_window_bits=7" (outside 8...15)
   /deflate-duplicate-parameter  answers server_no_context_takeover twice
   /deflate-value-on-flag   answers "client_no_context_takeover=1" (the parameter takes no value)
@@ -23,6 +26,7 @@ ANSWERS = {
     "/deflate-continuation-rsv1": "permessage-deflate",
     "/deflate-corrupt": "permessage-deflate",
     "/deflate-bad-utf8": "permessage-deflate",
+    "/deflate-final-blocks": "permessage-deflate",
     "/deflate-bad-window": "permessage-deflate; server_max_window_bits=7",
     "/deflate-duplicate-parameter": "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
     "/deflate-value-on-flag": "permessage-deflate; client_no_context_takeover=1",
@@ -47,6 +51,19 @@ def compressed(data):
     return body[:-4]
 
 
+def finished(data):
+    """`data` as one message payload ending the deflate stream: a final block (Z_FINISH), no flush."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH)
+
+
+def final_blocks(frame):
+    """The messages of /deflate-final-blocks, then a normal close."""
+    payloads = [finished(b"Hello"), finished(b"Hello"), finished(b"Hello") + b"\x00",
+                finished(b"Hello") + compressed(b" world"), compressed(b"after")]
+    return b"".join(frame(0x1, payload, first_extra=RSV1) for payload in payloads) + frame(0x8, b"\x03\xe8")
+
+
 def bomb(mib):
     """N MiB of zeros compressed, built from 1 MiB pieces: each sync-flushed piece after the first
     reads the same window of zeros, so it is the same bytes (compressing 1 GiB would take seconds)."""
@@ -66,6 +83,8 @@ def misbehave(route, query, frame):
     if route == "/deflate-burst":
         message = frame(0x2, bomb(1), first_extra=RSV1)
         return message * int(query.get("count", "64")) + frame(0x8, b"\x03\xe8")
+    if route == "/deflate-final-blocks":
+        return final_blocks(frame)
     if route == "/deflate-control-rsv1":
         return frame(0x9, b"ping", first_extra=RSV1)
     if route == "/deflate-continuation-rsv1":

@@ -160,13 +160,31 @@ package struct WebSocketConnectionStateMachine {
                 break
             }
             do {
-                guard let frame = try decoder.nextFrame(dataAllowance: maximumMessageSize - fragments.count) else { break }
+                let remaining = maximumMessageSize - fragments.count
+                let compressedAllowance = Self.compressedAllowance(remaining)
+                guard
+                    let frame = try decoder.nextFrame(
+                        dataAllowance: fragmentsCompressed ? compressedAllowance : remaining,
+                        compressedDataAllowance: compressedAllowance)
+                else { break }
                 try handle(frame, into: &actions)
             } catch {
                 actions += failConnection(error)
             }
         }
         return actions
+    }
+
+    /// What a compressed frame may carry when its message may still grow by `remaining`
+    /// inflated bytes. Incompressible data grows on the wire: zlib ends a block every
+    /// 2^(memLevel + 6) symbols and stores it with 5 bytes of header (1/3277 more at its
+    /// default memLevel 8, 1/410 at the memLevel 5 some servers use), so the header check
+    /// leaves 1/64 more (and room for a last frame that only ends the deflate data), enough
+    /// down to memLevel 3; the inflated size (checked while inflating)
+    /// is the real bound.
+    static func compressedAllowance(_ remaining: Int) -> Int {
+        let remaining = max(0, remaining)
+        return remaining + remaining / 64 + 64
     }
 
     // MARK: Frames

@@ -32,10 +32,18 @@ package struct WebSocketFrameDecoder: Sendable {
     /// The next whole frame, or `nil` until more bytes arrive.
     /// - Parameter dataAllowance: How many payload bytes a data frame may carry (what the
     ///   message being read may still grow by before the maximum message size).
+    /// - Parameter compressedDataAllowance: The same for a frame that sets RSV1 (the first frame
+    ///   of a compressed message, whose payload is counted before inflation); `nil` for
+    ///   `dataAllowance`.
     /// - Throws: The violation that fails the connection; the decoder is then unusable.
-    package mutating func nextFrame(dataAllowance: Int) throws(WebSocketProtocolViolation) -> WebSocketFrame? {
+    package mutating func nextFrame(
+        dataAllowance: Int, compressedDataAllowance: Int? = nil
+    ) throws(WebSocketProtocolViolation) -> WebSocketFrame? {
         if pending == nil {
-            guard let header = try readHeader(dataAllowance: dataAllowance) else { return nil }
+            guard
+                let header = try readHeader(
+                    dataAllowance: dataAllowance, compressedDataAllowance: compressedDataAllowance ?? dataAllowance)
+            else { return nil }
             pending = header
         }
         guard let (frame, headerLength, payloadLength) = pending,
@@ -55,7 +63,7 @@ package struct WebSocketFrameDecoder: Sendable {
 
     /// The frame header at the front of the buffer, checked; `nil` while it is incomplete.
     private func readHeader(
-        dataAllowance: Int
+        dataAllowance: Int, compressedDataAllowance: Int
     ) throws(WebSocketProtocolViolation) -> (frame: WebSocketFrame, headerLength: Int, payloadLength: Int)? {
         guard bufferedByteCount >= 2 else { return nil }
         let first = buffer[start]
@@ -92,7 +100,7 @@ package struct WebSocketFrameDecoder: Sendable {
         if announced > UInt64(Int64.max) {
             throw WebSocketProtocolViolation(.protocolError, "a frame length had its most significant bit set")
         }
-        if !opcode.isControl, announced > UInt64(max(0, dataAllowance)) {
+        if !opcode.isControl, announced > UInt64(max(0, isCompressed ? compressedDataAllowance : dataAllowance)) {
             throw WebSocketProtocolViolation(
                 .messageTooBig, "a frame header announced \(announced) bytes, past the maximum message size")
         }

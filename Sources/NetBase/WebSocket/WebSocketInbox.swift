@@ -36,15 +36,23 @@ package final class WebSocketInbox: Sendable {
             return true
         }
 
-        /// Makes `message` the reader's: hands it to the waiting reader (returned) or queues it.
-        mutating func publish(_ message: WebSocket.Message) -> CheckedContinuation<WebSocket.Message?, any Error>? {
-            if let waiter {
-                self.waiter = nil
-                queuedBytes -= WebSocketInbox.cost(of: message)
-                return waiter.continuation
+        /// Makes `message` the reader's: hands it to the waiting reader or queues it (in an
+        /// inbox of `capacity` bytes).
+        /// - Returns: The waiting reader to resume, and the ``onRoom`` handler (now cleared) to
+        ///   call outside the lock when handing the message over made room (it was counted
+        ///   when it arrived, so the inbox may have been full while the tap saw it).
+        mutating func publish(
+            _ message: WebSocket.Message, capacity: Int
+        ) -> (waiter: CheckedContinuation<WebSocket.Message?, any Error>?, room: (@Sendable () -> Void)?) {
+            guard let waiter else {
+                queue.append(message)
+                return (nil, nil)
             }
-            queue.append(message)
-            return nil
+            self.waiter = nil
+            queuedBytes -= WebSocketInbox.cost(of: message)
+            guard queuedBytes < capacity else { return (waiter.continuation, nil) }
+            defer { onRoom = nil }
+            return (waiter.continuation, onRoom)
         }
 
         /// Makes the end the reader's; returns the waiting reader to answer.
@@ -87,7 +95,8 @@ package final class WebSocketInbox: Sendable {
     /// Whether fewer than ``capacity`` bytes wait.
     package var hasRoom: Bool { state.withLock { $0.queuedBytes < capacity } }
 
-    /// Called once, from the reader's task, the next time a read makes room.
+    /// Called once, the next time a read makes room: from the reader's task, or from whoever
+    /// hands a message to a waiting reader.
     package func onRoom(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.onRoom = handler }
     }
@@ -96,18 +105,23 @@ package final class WebSocketInbox: Sendable {
     /// still room.
     @discardableResult
     package func yield(_ message: WebSocket.Message) -> Bool {
-        let (waiter, room, drain) = state.withLock { state -> (CheckedContinuation<WebSocket.Message?, any Error>?, Bool, Bool) in
-            guard !state.ended else { return (nil, false, false) }
+        typealias Outcome = (
+            waiter: CheckedContinuation<WebSocket.Message?, any Error>?, onRoom: (@Sendable () -> Void)?, room: Bool, drain: Bool
+        )
+        let outcome = state.withLock { state -> Outcome in
+            guard !state.ended else { return (nil, nil, false, false) }
             // Counted at once, so back-pressure holds while the tap sees it.
             state.queuedBytes += Self.cost(of: message)
             let room = state.queuedBytes < capacity
             // Only a tapped inbox reads the clock.
-            if state.tap != nil { return (nil, room, state.tapping(.message(message, Date()), publish: true)) }
-            return (state.publish(message), room, false)
+            if state.tap != nil { return (nil, nil, room, state.tapping(.message(message, Date()), publish: true)) }
+            let (waiter, onRoom) = state.publish(message, capacity: capacity)
+            return (waiter, onRoom, state.queuedBytes < capacity, false)
         }
-        if drain { drainTap() }
-        waiter?.resume(returning: message)
-        return room
+        if outcome.drain { drainTap() }
+        outcome.waiter?.resume(returning: message)
+        outcome.onRoom?()
+        return outcome.room
     }
 
     /// Ends the messages after the queued ones: normally (`nil`) or with `error`. Only the first end counts.
@@ -167,7 +181,9 @@ package final class WebSocketInbox: Sendable {
     private func publish(_ event: Event) {
         switch event {
         case .message(let message, _):
-            state.withLock { $0.publish(message) }?.resume(returning: message)
+            let (waiter, room) = state.withLock { $0.publish(message, capacity: capacity) }
+            waiter?.resume(returning: message)
+            room?()
         case .end(let error, _):
             let waiter = state.withLock { $0.publishEnd(error) }
             if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }

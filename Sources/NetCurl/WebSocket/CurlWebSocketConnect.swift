@@ -73,7 +73,8 @@
             _ code: CURLcode, detail rawDetail: String, easy: UnsafeMutableRawPointer, request: Request, proxy: ProxyServer?,
             channel: CurlWebSocketChannel
         ) -> NetworkError {
-            let detail = rawDetail.isEmpty ? String(cString: curl_easy_strerror(code)) : rawDetail
+            // libcurl's message may quote the URL with its userinfo: every reason below carries it redacted.
+            let detail = SecretRedactor.removingUserinfo(in: rawDetail.isEmpty ? String(cString: curl_easy_strerror(code)) : rawDetail)
             let host = request.host
             if channel.isCancelled { return .cancelled }
             if let proxy {

@@ -19,6 +19,9 @@
         let parameters: WebSocketDeflateParameters
         private let inflater: UnsafeMutablePointer<z_stream>
         private let inflaterReady: Bool
+        /// Whether the inflate stream is new (made, or reset after a final block or for
+        /// `server_no_context_takeover`) and read nothing since: it is between blocks.
+        private var inflaterFresh = true
         /// `nil` when messages go out uncompressed: zlib cannot make raw deflate with the
         /// 256-byte window `client_max_window_bits=8` asks for (section 6 lets any message go
         /// out uncompressed), or its stream could not be made.
@@ -91,11 +94,25 @@
             }
             try run(payload, limit: limit, into: &output)
             guard isFinal else { return }
-            try run(Self.tail, limit: limit, into: &output)
-            if parameters.serverNoContextTakeover { inflateReset(inflater) }
+            // A message that ended exactly where a final block (BFINAL) ended the stream has
+            // no flush to complete: the tail would start a stored block in the fresh stream.
+            if !inflaterFresh { try run(Self.tail, limit: limit, into: &output) }
+            // Every message ends between blocks (section 7.2.2); anything else is truncated data
+            // the next message would be read against.
+            guard inflaterFresh || inflater.pointee.data_type & 128 != 0 else {
+                throw WebSocketProtocolViolation(.invalidFramePayloadData, "a compressed message ended inside a deflate block")
+            }
+            if parameters.serverNoContextTakeover { resetInflater() }
         }
 
-        /// Feeds `input` to the inflate stream, appending its output chunk by chunk.
+        /// Starts a new deflate stream; the input not read yet stays.
+        private func resetInflater() {
+            inflateReset(inflater)
+            inflaterFresh = true
+        }
+
+        /// Feeds `input` to the inflate stream, appending its output chunk by chunk. A final
+        /// block (BFINAL) ends the stream: what follows it is read by a fresh one.
         private func run(_ input: [UInt8], limit: Int, into output: inout [UInt8]) throws(WebSocketProtocolViolation) {
             var failure: WebSocketProtocolViolation?
             input.withUnsafeBufferPointer { input in
@@ -103,7 +120,9 @@
                 defer { (inflater.pointee.next_in, inflater.pointee.avail_in) = (nil, 0) }
                 repeat {
                     feed(inflater, from: input, fed: &fed)
+                    let offered = inflater.pointee.avail_in
                     let (code, produced) = step(inflater) { CZlib.inflate($0, Z_SYNC_FLUSH) }
+                    if inflater.pointee.avail_in != offered || produced > 0 { inflaterFresh = false }
                     if produced > limit - output.count {
                         failure = WebSocketProtocolViolation(
                             .messageTooBig, "a compressed message inflated past the maximum message size of \(limit) bytes")
@@ -116,20 +135,29 @@
                     output += chunk[..<produced]
                     switch code {
                     case Z_OK: continue
-                    case Z_BUF_ERROR where produced == 0 && fed == input.count: return  // all input read, nothing pending
-                    case Z_BUF_ERROR: continue
-                    case Z_STREAM_END:
-                        // A final block (BFINAL) ended the stream: what follows starts afresh.
-                        inflateReset(inflater)
-                        return
+                    case Z_STREAM_END: resetInflater()
+                    case Z_BUF_ERROR where produced == 0 && inflater.pointee.avail_in == 0 && fed == input.count:
+                        return  // all input read, nothing pending
                     default:
-                        failure = WebSocketProtocolViolation(
-                            .invalidFramePayloadData, "a compressed message was not valid deflate data (zlib error \(code))")
+                        failure = Self.violation(zlibCode: code)
                         return
                     }
                 } while fed < input.count || inflater.pointee.avail_in > 0 || inflater.pointee.avail_out == 0
             }
             if let failure { throw failure }
+        }
+
+        /// What a zlib error while inflating fails the connection with: 1007 for data that is
+        /// not deflate (or asks for a dictionary), 1011 for zlib's own trouble (memory, a broken
+        /// stream, no progress).
+        static func violation(zlibCode code: Int32) -> WebSocketProtocolViolation {
+            switch code {
+            case Z_DATA_ERROR, Z_NEED_DICT:
+                WebSocketProtocolViolation(
+                    .invalidFramePayloadData, "a compressed message was not valid deflate data (zlib error \(code))")
+            default:
+                WebSocketProtocolViolation(.internalServerError, "zlib failed while inflating a compressed message (zlib error \(code))")
+            }
         }
 
         /// Gives `stream` the next slice of `input` once it read the last (zlib counts input in

@@ -67,6 +67,15 @@ struct WebSocketCompressionHostileTests {
         #expect(socket.closeCode == .normalClosure)
     }
 
+    @Test("Messages that end the deflate stream with a final block (as Z_FINISH writes) arrive whole, one after another")
+    func finalBlocks() async throws {
+        let socket = try await open("deflate-final-blocks")
+        let (messages, error) = await socket.collect()
+        #expect(error == nil)
+        #expect(messages == [.text("Hello"), .text("Hello"), .text("Hello"), .text("Hello world"), .text("after")])
+        #expect(socket.closeCode == .normalClosure)
+    }
+
     @Test(
         "Broken compressed frames fail the connection with the close code named in the error",
         arguments: [

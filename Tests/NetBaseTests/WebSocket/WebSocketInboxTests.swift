@@ -89,3 +89,26 @@ extension WebSocketInboxTests {
         #expect(try await first.value == .text("for the first"))
     }
 }
+
+extension WebSocketInboxTests {
+    @Test("Handing a message that filled the inbox to a waiting reader makes room and calls back")
+    func handOverMakesRoom() async throws {
+        let message = WebSocket.Message.binary(Data([1, 2, 3, 4]))
+        let inbox = WebSocketInbox(capacity: message.byteCount + WebSocketInbox.messageOverhead)
+        let called = Locked(0)
+        let sawFull = Locked(false)
+        inbox.tap { event in
+            // While the tap sees the message, it counts: the connection finds no room and waits.
+            guard case .message = event else { return }
+            sawFull.withLock { $0 = !inbox.hasRoom }
+            inbox.onRoom { called.withLock { $0 += 1 } }
+        }
+        let reader = Task { try await inbox.next() }
+        while !inbox.hasWaitingReader { await Task.yield() }
+        inbox.yield(message)
+        #expect(try await reader.value == message)
+        #expect(sawFull.withLock { $0 })
+        #expect(inbox.hasRoom)
+        #expect(called.withLock { $0 } == 1, "the waiting connection is woken")
+    }
+}
