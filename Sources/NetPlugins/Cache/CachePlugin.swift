@@ -182,10 +182,10 @@ public struct CachePlugin: Plugin {
     }
 
     /// The bytes the storage holds.
-    public var totalBytes: Int { get async { storage.totalBytes } }
+    public var totalBytes: Int { get async { await storage.totalBytes } }
 
     /// The number of stored entries.
-    public var count: Int { get async { storage.count } }
+    public var count: Int { get async { await storage.count } }
 
     // MARK: Hooks
 
