@@ -76,6 +76,14 @@ public struct CacheStorage: Sendable {
         try await FileQueue.runThrowing { try backend.store(entry, for: key) }
     }
 
+    /// Stores `entry` when it can: the plugin's writes. A failed write (a full disk) leaves a miss
+    /// and never fails the call the response belongs to. It is not reported: 1.0 has no event or
+    /// log line for it, and a new ``/NetCore/NetworkEvent/Kind`` case would break exhaustive
+    /// switches over the public enum; this is the one place a later release can report it from.
+    package func storeIfPossible(_ entry: CacheEntry, for key: CacheKey) async {
+        try? await store(entry, for: key)
+    }
+
     /// Removes the entry for `key`, if any.
     package func remove(for key: CacheKey) async {
         guard backend.touchesFiles else { return backend.remove(for: key) }
