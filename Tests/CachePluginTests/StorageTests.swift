@@ -111,7 +111,7 @@ struct StorageTests {
         #expect(!FileManager.default.fileExists(atPath: path.path))
     }
 
-    @Test("leftover temporary files are removed when a storage opens the directory; other files are left alone")
+    @Test("leftover temporary files are removed when a storage first uses the directory; other files are left alone")
     func leftoverTemporaryFiles() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -120,6 +120,7 @@ struct StorageTests {
         try Data("partial".utf8).write(to: stray)
         try Data("mine".utf8).write(to: unrelated)
         let storage = DiskStorage(directory: directory)
+        #expect(storage.count == 0)
         #expect(!FileManager.default.fileExists(atPath: stray.path))
         #expect(FileManager.default.fileExists(atPath: unrelated.path))
         storage.removeAll()

@@ -78,3 +78,47 @@ struct ErrorCaseListTests {
         #expect(!(filled.causedBy(Other()).underlyingError is Other))
     }
 }
+
+/// The name of an enum value's case, as `print` shows it for an enum without a description: the
+/// runtime call behind `Mirror` and `print` (exported by the Swift runtime, its ABI stable).
+@_silgen_name("swift_EnumCaseName")
+private func runtimeCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
+
+/// The number of cases of an enum type, read from its type descriptor (the layout of Swift's
+/// stable ABI, docs/ABI/TypeMetadata.rst: the descriptor's `NumPayloadCasesAndPayloadSizeOffset`,
+/// low 24 bits, and `NumEmptyCases`); `nil` when the metadata is not an enum's or not `name`'s.
+private func caseCount(of type: Any.Type, named name: String) -> Int? {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    guard metadata.load(as: UInt.self) == 0x201 else { return nil }  // MetadataKind::Enum
+    let descriptor = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafeRawPointer.self)
+    let nameField = descriptor + 8
+    let typeName = String(cString: (nameField + Int(nameField.load(as: Int32.self))).assumingMemoryBound(to: CChar.self))
+    guard typeName == name else { return nil }
+    let payloadCases = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
+    let emptyCases = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
+    return payloadCases + emptyCases
+}
+
+extension ErrorCaseListTests {
+    /// The case's name: the label of the payload a `Mirror` shows, else (no payload) the runtime's.
+    static func caseName(_ error: NetworkError) -> String? {
+        if let label = Mirror(reflecting: error).children.first?.label { return label }
+        return runtimeCaseName(error).map { String(cString: $0) }
+    }
+
+    @Test("Each code's sample is the case of the same name", arguments: NetworkError.Code.allCases)
+    func sampleIsTheCaseOfItsCode(code: NetworkError.Code) {
+        #expect(Self.caseName(Self.sample(code, cause: nil)) == code.rawValue)
+        #expect(Self.caseName(Self.sample(code, cause: Cause())) == code.rawValue)
+    }
+
+    /// With one code per case and each code's sample the case of its name (above), the samples
+    /// cover every case: a new case with no code of its own (mapped in `code` to an old one)
+    /// fails here, so its cause slot and message cannot go untested.
+    @Test("NetworkError has exactly one case per code")
+    func oneCasePerCode() {
+        let count = caseCount(of: NetworkError.self, named: "NetworkError")
+        #expect(count != nil, "the enum's type descriptor could not be read")
+        #expect(count == NetworkError.Code.allCases.count)
+    }
+}

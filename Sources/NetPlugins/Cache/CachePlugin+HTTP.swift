@@ -57,7 +57,7 @@ extension CachePlugin {
             version: state.rule.version,
             maxAge: lifetime(status: response.statusCode, headers: response.headers, control: control, at: time),
             varyingHeaders: varying)
-        try? await storage.store(entry, for: state.key)
+        await storage.storeIfPossible(entry, for: state.key)
     }
 
     /// `entry` updated by a 304 (RFC 9111 §4.3.4): its headers replaced by the 304's except the

@@ -182,10 +182,10 @@ public struct CachePlugin: Plugin {
     }
 
     /// The bytes the storage holds.
-    public var totalBytes: Int { get async { storage.totalBytes } }
+    public var totalBytes: Int { get async { await storage.totalBytes } }
 
     /// The number of stored entries.
-    public var count: Int { get async { storage.count } }
+    public var count: Int { get async { await storage.count } }
 
     // MARK: Hooks
 
@@ -257,7 +257,7 @@ public struct CachePlugin: Plugin {
         let entry = CacheEntry(
             statusCode: response.statusCode, headers: response.headers, data: response.data,
             storedAt: now(), version: state.rule.version, maxAge: limit, varyingHeaders: varying)
-        try? await storage.store(entry, for: state.key)
+        await storage.storeIfPossible(entry, for: state.key)
         return .proceed
     }
 
@@ -328,7 +328,7 @@ public struct CachePlugin: Plugin {
         var refreshed = entry
         if let varying = admission(of: refreshed.headers, for: request) {
             refreshed.varyingHeaders = varying
-            try? await storage.store(refreshed, for: state.key)
+            await storage.storeIfPossible(refreshed, for: state.key)
         } else {
             await storage.remove(for: state.key)
         }

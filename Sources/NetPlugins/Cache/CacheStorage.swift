@@ -9,8 +9,9 @@ import Foundation
 /// ```
 ///
 /// The set is closed in 1.0: the plugin reaches storages only through `async` calls, and reads
-/// and writes of files run on a Dispatch queue, never on the Swift concurrency pool. A hit in
-/// memory costs no hop. (Custom storages may come back as an `async` protocol in a later
+/// and writes of files run one at a time, in the order they were asked for, on a serial Dispatch
+/// queue, never on the Swift concurrency pool (a directory is first scanned there too, not when
+/// the storage is made). A hit in memory costs no hop. (Custom storages may come back as an `async` protocol in a later
 /// release, an addition that breaks nothing.)
 public struct CacheStorage: Sendable {
     /// The storage behind the calls.
@@ -75,6 +76,14 @@ public struct CacheStorage: Sendable {
         try await FileQueue.runThrowing { try backend.store(entry, for: key) }
     }
 
+    /// Stores `entry` when it can: the plugin's writes. A failed write (a full disk) leaves a miss
+    /// and never fails the call the response belongs to. It is not reported: 1.0 has no event or
+    /// log line for it, and a new ``/NetCore/NetworkEvent/Kind`` case would break exhaustive
+    /// switches over the public enum; this is the one place a later release can report it from.
+    package func storeIfPossible(_ entry: CacheEntry, for key: CacheKey) async {
+        try? await store(entry, for: key)
+    }
+
     /// Removes the entry for `key`, if any.
     package func remove(for key: CacheKey) async {
         guard backend.touchesFiles else { return backend.remove(for: key) }
@@ -89,11 +98,24 @@ public struct CacheStorage: Sendable {
         await FileQueue.run { backend.removeAll() }
     }
 
-    /// The bytes the entries take (kept in memory: no file is read).
-    package var totalBytes: Int { backend.totalBytes }
+    /// The bytes the entries take (kept in memory; a directory not used yet is scanned first, on
+    /// the file queue, after the file work asked for before).
+    package var totalBytes: Int {
+        get async {
+            guard backend.touchesFiles else { return backend.totalBytes }
+            let backend = backend
+            return await FileQueue.run { backend.totalBytes }
+        }
+    }
 
-    /// The number of entries (kept in memory: no file is read).
-    package var count: Int { backend.count }
+    /// The number of entries (see ``totalBytes``).
+    package var count: Int {
+        get async {
+            guard backend.touchesFiles else { return backend.count }
+            let backend = backend
+            return await FileQueue.run { backend.count }
+        }
+    }
 }
 
 /// A storage's synchronous, thread-safe operations; ``CacheStorage`` decides where they run. A
@@ -120,10 +142,15 @@ package protocol CacheBackend: Sendable {
 
 /// Runs blocking file work on a Dispatch queue and resumes the caller when it is done, so a slow
 /// disk never holds one of the few threads of the Swift concurrency pool.
+///
+/// The queue is serial: work runs in the order it was enqueued (a `store` then a `remove` of one
+/// key, issued back to back by different tasks, always ends with no entry, and `removeAll` is
+/// never overtaken by a write asked for before it), and blocked file calls hold one thread,
+/// never one per call.
 package enum FileQueue {
     private static let key = DispatchSpecificKey<Bool>()
     private static let queue: DispatchQueue = {
-        let queue = DispatchQueue(label: "NetKit.CacheStorage.files", qos: .utility, attributes: .concurrent)
+        let queue = DispatchQueue(label: "NetKit.CacheStorage.files", qos: .utility)
         queue.setSpecific(key: key, value: true)
         return queue
     }()

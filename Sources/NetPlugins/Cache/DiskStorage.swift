@@ -12,8 +12,9 @@ import NetCore
 ///   Files are not `fsync`ed: the guarantee covers killed processes, not power loss (where the
 ///   checksum still turns a torn file into a miss).
 /// - Total file bytes are bounded; the least recently used entries are removed first. The
-///   recency index is built once from the files' modification dates when the storage is created
-///   and kept in memory: a hit reads one file and never scans the directory.
+///   recency index is built once from the files' modification dates at the storage's first use
+///   (through ``CacheStorage``: on the file queue; creating the storage touches no file) and kept
+///   in memory: a hit reads one file and never scans the directory.
 /// - Several instances (and processes) may share a directory; each bounds the files it knows.
 ///
 /// Only files ending in `.nkcache` (and its own temporary files) are ever touched.
@@ -55,10 +56,13 @@ package final class DiskStorage: CacheBackend {
     package let maxBytes: Int
     private let directoryPath: String
     private let index = Locked(Index())
+    /// Whether the directory has been scanned into `index`. Held during the scan, so a second
+    /// first use waits for it; always taken before `index`'s lock, never inside it.
+    private let isLoaded = Locked(false)
 
-    /// Opens (creating when needed) a cache directory.
-    ///
-    /// Removes leftover temporary files and indexes the existing entries by modification date.
+    /// A storage on a cache directory. Touches no file: the directory is created (when missing),
+    /// its leftover temporary files removed and its entries indexed by modification date at the
+    /// first operation.
     /// - Parameters:
     ///   - directory: The cache's own directory.
     ///   - maxBytes: The bound on total file bytes. Default 256 MiB.
@@ -66,11 +70,10 @@ package final class DiskStorage: CacheBackend {
         self.directory = directory
         self.directoryPath = directory.standardizedFileURL.path
         self.maxBytes = max(0, maxBytes)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        loadIndex()
     }
 
     package func entry(for key: CacheKey) -> CacheEntry? {
+        loadIndexOnce()
         let name = key.digest + Self.fileExtension
         let path = directoryPath + "/" + name
         let knownSize = index.withLock { $0.sizes[name] }
@@ -95,6 +98,7 @@ package final class DiskStorage: CacheBackend {
     }
 
     package func store(_ entry: CacheEntry, for key: CacheKey) throws {
+        loadIndexOnce()
         let name = key.digest + Self.fileExtension
         let bytes = EntryFile.encode(entry, key: key)
         guard bytes.count <= maxBytes else {
@@ -115,12 +119,14 @@ package final class DiskStorage: CacheBackend {
     }
 
     package func remove(for key: CacheKey) {
+        loadIndexOnce()
         let name = key.digest + Self.fileExtension
         FileIO.remove(directoryPath + "/" + name)
         index.withLock { $0.forget(name) }
     }
 
     package func removeAll() {
+        loadIndexOnce()
         index.withLock { $0 = Index() }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         where name.hasSuffix(Self.fileExtension) || name.hasPrefix(Self.temporaryPrefix) {
@@ -128,9 +134,15 @@ package final class DiskStorage: CacheBackend {
         }
     }
 
-    package var totalBytes: Int { index.withLock { $0.bytes } }
+    package var totalBytes: Int {
+        loadIndexOnce()
+        return index.withLock { $0.bytes }
+    }
 
-    package var count: Int { index.withLock { $0.sizes.count } }
+    package var count: Int {
+        loadIndexOnce()
+        return index.withLock { $0.sizes.count }
+    }
 
     /// Every operation reads or writes files.
     package var touchesFiles: Bool { true }
@@ -138,7 +150,18 @@ package final class DiskStorage: CacheBackend {
     /// Nothing is in memory but the index.
     package func memoryEntry(for key: CacheKey) -> CacheEntry? { nil }
 
+    /// Creates the directory, removes leftover temporary files and indexes the entries, the
+    /// first time any operation runs.
+    private func loadIndexOnce() {
+        isLoaded.withLock { isLoaded in
+            guard !isLoaded else { return }
+            isLoaded = true
+            loadIndex()
+        }
+    }
+
     private func loadIndex() {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         var found: [(name: String, size: Int, date: Date)] = []
         for name in names {
