@@ -47,7 +47,7 @@ struct StubTransportNetworkPathTests {
             _ = try await Provider<TestTarget>(transport: transport).webSocket(TestTarget(name: "chat", baseURL: URL(string: "wss://chat.example.com")!))
             Issue.record("a stub behaviour opened a WebSocket")
         } catch {
-            #expect(String(describing: error).contains("cannot open a WebSocket"), "\(error)")
+            #expect(String(describing: error).contains("StubTransport cannot open WebSockets for a stubbed target (TestTarget.chat)"), "\(error)")
         }
     }
 

@@ -158,8 +158,8 @@ extension StubTransport: WebSocketTransport {
     ) async throws -> WebSocketOpening {
         guard choose(request.originalTarget) == nil, let network else {
             throw NetworkError.transport(
-                reason: "StubTransport stubs \(targetDescription(request.target)), and a stub behaviour cannot open a WebSocket; "
-                    + "return nil for it to use the network transport, or use WebSocketStubTransport. Nothing was sent")
+                reason: "StubTransport cannot open WebSockets for a stubbed target (\(targetDescription(request.target))): "
+                    + "return nil for it to open through the network transport, or use WebSocketStubTransport. Nothing was sent")
         }
         guard let sockets = network as? any WebSocketTransport else {
             throw NetworkError.transport(reason: Pipeline.unsupportedReason(network))
