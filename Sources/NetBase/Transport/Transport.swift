@@ -22,31 +22,64 @@ public protocol Transport: Sendable {
     func send(_ request: Request, progress: ProgressHandler?) async throws -> Response
 }
 
-/// A transport that streams a 2xx body as it arrives (the library's own transports); any other
-/// ``Transport`` streams by sending whole (``Transport/streamResponse(_:into:)``).
+/// A transport that streams a 2xx body as it arrives (the library's own transports and the
+/// wrappers over them); any other ``Transport`` streams by sending whole
+/// (``Transport/streamResponse(_:into:)``). Only NetKit's own types can conform, so a conforming
+/// transport also enforces ``Request/limits`` and writes ``Request/download`` itself, unless
+/// ``enforcesLimitsAndDownloads`` says otherwise (a wrapper over a custom transport).
 package protocol StreamingTransport: Transport {
     /// Sends `request` and returns as soon as the response head arrives; a 2xx body then flows
     /// into `body` (``ResponseBodySink``), paused while its reader has no room where the transport
     /// can pause (`URLSessionTransport` cannot: it ends a stream whose reader falls far behind). Other statuses return their whole
     /// body in the response (bounded by ``Request/limits``) and finish `body` empty.
     func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response
+
+    /// Whether this transport fails a body past ``Request/limits`` and writes a download to
+    /// ``Request/download`` itself; when not, the pipeline does (``CustomTransportResponse``).
+    var enforcesLimitsAndDownloads: Bool { get }
+}
+
+package extension StreamingTransport {
+    /// NetKit's own transports enforce limits and write downloads themselves.
+    var enforcesLimitsAndDownloads: Bool { true }
 }
 
 package extension Transport {
-    /// Streams through ``StreamingTransport/stream(_:into:)`` when this transport can; otherwise
-    /// sends whole with ``send(_:progress:)`` and hands the body over in one chunk, so every
-    /// transport can stream (without backpressure or early heads).
+    /// Streams through ``StreamingTransport/stream(_:into:)`` when this transport can, with the
+    /// stream's idle timeout as the request's timeout; otherwise sends whole with
+    /// ``send(_:progress:)`` under the request's own timeout and limits, and hands the body over
+    /// in one chunk, so every transport can stream (without backpressure or early heads).
     func streamResponse(_ request: Request, into body: ResponseBodySink) async throws -> Response {
         if let streaming = self as? any StreamingTransport {
-            return try await streaming.stream(request, into: body)
+            return try await streaming.stream(request.timedForStreaming, into: body)
         }
+        return try await WholeStream.deliver(request, into: body, enforcingLimits: true) { request in
+            try await send(request, progress: nil)
+        }
+    }
+}
+
+/// A streamed call answered whole: by a transport that cannot stream, or by a stub.
+package enum WholeStream {
+    /// Runs `send` for `request` under its whole-call timeout (not the stream's idle timeout),
+    /// then hands a 2xx body to `body` in one chunk; other statuses keep their body in the
+    /// response and finish `body` empty.
+    /// - Parameter enforcingLimits: Whether to fail a body past ``Request/limits`` (a custom
+    ///   transport's answer, see ``CustomTransportResponse``).
+    package static func deliver(
+        _ request: Request, into body: ResponseBodySink, enforcingLimits: Bool, _ send: (Request) async throws -> Response
+    ) async throws -> Response {
+        var whole = request
+        whole.timeout = request.wholeTimeout
         var response: Response
         do {
-            response = try await send(request, progress: nil)
+            response = try await send(whole)
+            if enforcingLimits { try CustomTransportResponse.checkLimits(response, for: whole) }
         } catch {
             body.finish(throwing: NetworkError(error))
             throw error
         }
+        response.request = request
         guard StatusRules.isSuccess(response.statusCode) else {
             body.finish()
             return response
@@ -56,6 +89,37 @@ package extension Transport {
         response.data = Data()
         return response
     }
+}
+
+extension Request {
+    /// The idle timeout of a streamed call (``StreamOptions/idleTimeout``): what a transport that
+    /// streams uses as the request's timeout. `nil`: the request's own timeout.
+    package var streamIdleTimeout: Duration? {
+        get { context[StreamTimeoutsKey.self].idle }
+        set { context[StreamTimeoutsKey.self].idle = newValue }
+    }
+
+    /// The request's timeout for a whole exchange, before ``timedForStreaming`` replaced it.
+    package var wholeTimeout: Duration { context[StreamTimeoutsKey.self].whole ?? timeout }
+
+    /// This request as a streaming transport sends it: its timeout is the idle timeout, and the
+    /// whole-exchange timeout is kept for a wrapper's base that answers whole.
+    package var timedForStreaming: Request {
+        guard let idle = streamIdleTimeout, context[StreamTimeoutsKey.self].whole == nil else { return self }
+        var request = self
+        request.context[StreamTimeoutsKey.self].whole = timeout
+        request.timeout = idle
+        return request
+    }
+}
+
+/// The timeouts of a streamed call's request (``Request/streamIdleTimeout``).
+private enum StreamTimeoutsKey: RequestContextKey {
+    struct Value: Sendable {
+        var idle: Duration?
+        var whole: Duration?
+    }
+    static let defaultValue = Value()
 }
 
 public extension Transport {

@@ -16,7 +16,9 @@ extension Pipeline {
         let end = await runAttempts(target) { built, deadline in
             var request = built
             request.streamsResponseBody = true
-            if let idle = options.idleTimeout { request.timeout = idle }
+            // The idle timeout replaces the request's timeout only in a transport that streams
+            // (Transport.streamResponse); one that answers whole keeps the call's timeout.
+            request.streamIdleTimeout = options.idleTimeout
             if let lastEventID = options.lastEventID { request.headers["Last-Event-ID"] = lastEventID }
             let sink = ResponseBodySink(options: options)
             let streamed = Locked(false)

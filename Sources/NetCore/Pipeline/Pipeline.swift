@@ -147,7 +147,9 @@ struct Pipeline: Sendable {
     /// Transport plus validation.
     private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
         await validated(request) { request in
-            let response = try await transport.send(request, progress: progress)
+            let sent = try await transport.send(request, progress: progress)
+            // A custom transport cannot see the request's limits and download: enforced here.
+            let response = try CustomTransportResponse.completed(sent, for: request, by: transport)
             CapabilityCheck.finishProgress(progress, for: response, of: transport)
             return try DownloadPlacement.place(response, for: request)
         }

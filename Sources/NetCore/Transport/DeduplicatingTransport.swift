@@ -15,6 +15,8 @@ import Foundation
 /// through on their own. Every caller gets the response (with its own ``Response/request``).
 /// Cancelling one caller ends only that caller's wait; the shared transfer is cancelled when
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
+/// Streamed calls (`Provider.stream`, `Provider.events`) are never
+/// shared: each streams through `base` on its own.
 public final class DeduplicatingTransport: Transport {
     /// The transport that sends the shared requests.
     package let base: any Transport
@@ -62,6 +64,17 @@ public final class DeduplicatingTransport: Transport {
         response.request = request
         return response
     }
+}
+
+extension DeduplicatingTransport: StreamingTransport {
+    /// Streams through the base transport, never shared: each reader gets its own body as it
+    /// arrives (a base that cannot stream answers whole).
+    package func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
+        try await base.streamResponse(request, into: body)
+    }
+
+    /// The base transport's: a custom base leaves limits and downloads to the pipeline.
+    package var enforcesLimitsAndDownloads: Bool { CustomTransportResponse.isEnforced(by: base) }
 }
 
 /// What makes two requests the same for ``DeduplicatingTransport``.

@@ -129,20 +129,41 @@ public struct StubTransport: Transport {
 
 extension StubTransport: StreamingTransport {
     /// Streams through the network transport when the target is not stubbed; a stubbed answer is
-    /// handed over whole.
+    /// handed over whole. The behaviour is chosen once per request.
     package func stream(_ request: Request, into body: ResponseBodySink) async throws -> Response {
-        if choose(request.originalTarget) == nil, let network {
+        guard let behavior = choose(request.originalTarget) else {
+            guard let network else {
+                let error = NetworkError.transport(reason: "StubTransport: no behaviour and no network transport")
+                body.finish(throwing: error)
+                throw error
+            }
             return try await network.streamResponse(request, into: body)
         }
-        return try await StubAnswer(stub: self).streamResponse(request, into: body)
+        return try await WholeStream.deliver(request, into: body, enforcingLimits: false) { request in
+            try await answer(request, behavior: behavior, progress: nil)
+        }
     }
+
+    /// Stubbed answers are written to their download here; the network transport's, by it or
+    /// (a custom one) by the pipeline.
+    package var enforcesLimitsAndDownloads: Bool { network.map(CustomTransportResponse.isEnforced(by:)) ?? true }
 }
 
-/// A stub seen as a plain transport, so ``Transport/streamResponse(_:into:)`` sends it whole.
-private struct StubAnswer: Transport {
-    let stub: StubTransport
-    var capabilities: TransportCapabilities { stub.capabilities }
-    func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
-        try await stub.send(request, progress: progress)
+extension StubTransport: WebSocketTransport {
+    /// Opens through the network transport when the target is not stubbed (and the network
+    /// transport can open WebSockets); a stubbed target cannot be upgraded: use
+    /// ``WebSocketStubTransport`` to script a WebSocket peer.
+    package func openWebSocket(
+        _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration
+    ) async throws -> WebSocketOpening {
+        guard choose(request.originalTarget) == nil, let network else {
+            throw NetworkError.transport(
+                reason: "StubTransport cannot open WebSockets for a stubbed target (\(targetDescription(request.target))): "
+                    + "return nil for it to open through the network transport, or use WebSocketStubTransport. Nothing was sent")
+        }
+        guard let sockets = network as? any WebSocketTransport else {
+            throw NetworkError.transport(reason: Pipeline.unsupportedReason(network))
+        }
+        return try await sockets.openWebSocket(request, handshake: handshake, configuration: configuration)
     }
 }
