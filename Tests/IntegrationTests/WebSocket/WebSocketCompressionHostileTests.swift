@@ -11,8 +11,7 @@ struct WebSocketCompressionHostileTests {
     static let compressed = WebSocketConfiguration(compression: true)
 
     func open(_ path: String, query: [String: String] = [:], configuration: WebSocketConfiguration = compressed) async throws -> WebSocket {
-        try await SocketServers.provider().webSocket(
-            SocketTarget(base: try SocketServers.fault(), path: path, query: query), configuration: configuration)
+        try await SocketServers.openFault(path, query: query, configuration: configuration)
     }
 
     /// The error the messages of a connection to `path` end with.
@@ -24,16 +23,8 @@ struct WebSocketCompressionHostileTests {
         return error
     }
 
-    /// The reason of the `.invalidResponse` a handshake to `path` fails with.
     func handshakeFailure(_ path: String, configuration: WebSocketConfiguration = compressed) async -> String? {
-        do {
-            let socket = try await open(path, configuration: configuration)
-            await socket.close()
-            return nil
-        } catch {
-            guard case .invalidResponse(let reason, _)? = error as? NetworkError else { return "unexpected \(error)" }
-            return reason
-        }
+        await SocketServers.handshakeFailure(path, configuration: configuration)
     }
 
     @Test("A deflate bomb of 1 MiB that inflates to 1 GiB fails with messageTooBig at the 16 MiB limit")

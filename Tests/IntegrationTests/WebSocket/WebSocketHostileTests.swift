@@ -10,19 +10,11 @@ import Testing
 @Suite(.liveServers, .serialized)
 struct WebSocketHostileTests {
     func open(_ path: String, configuration: WebSocketConfiguration = .init()) async throws -> WebSocket {
-        try await SocketServers.provider().webSocket(SocketTarget(base: try SocketServers.fault(), path: path), configuration: configuration)
+        try await SocketServers.openFault(path, configuration: configuration)
     }
 
-    /// The reason of the `.invalidResponse` a handshake to `path` fails with.
     func handshakeFailure(_ path: String, configuration: WebSocketConfiguration = .init()) async -> String? {
-        do {
-            let socket = try await open(path, configuration: configuration)
-            await socket.close()
-            return nil
-        } catch {
-            guard case .invalidResponse(let reason, _)? = error as? NetworkError else { return "unexpected \(error)" }
-            return reason
-        }
+        await SocketServers.handshakeFailure(path, configuration: configuration)
     }
 
     @Test("A 200 instead of 101 fails the handshake")

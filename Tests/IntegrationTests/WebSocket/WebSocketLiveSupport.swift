@@ -45,6 +45,26 @@ enum SocketServers {
     static func provider(_ settings: SocketSettings = SocketSettings(), plugins: [any Plugin] = []) -> Provider<SocketTarget> {
         Provider<SocketTarget>(transport: CurlTransport(), plugins: [settings] + plugins)
     }
+
+    /// Opens a connection to the fault server's `path`.
+    static func openFault(
+        _ path: String, query: [String: String] = [:], configuration: WebSocketConfiguration = .init()
+    ) async throws -> WebSocket {
+        try await provider().webSocket(SocketTarget(base: try fault(), path: path, query: query), configuration: configuration)
+    }
+
+    /// The reason of the `.invalidResponse` a handshake to the fault server's `path` fails with
+    /// (`nil` when it opened).
+    static func handshakeFailure(_ path: String, configuration: WebSocketConfiguration = .init()) async -> String? {
+        do {
+            let socket = try await openFault(path, configuration: configuration)
+            await socket.close()
+            return nil
+        } catch {
+            guard case .invalidResponse(let reason, _)? = error as? NetworkError else { return "unexpected \(error)" }
+            return reason
+        }
+    }
 }
 
 extension WebSocket {
