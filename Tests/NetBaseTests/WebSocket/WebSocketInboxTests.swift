@@ -97,9 +97,10 @@ extension WebSocketInboxTests {
         let inbox = WebSocketInbox(capacity: message.byteCount + WebSocketInbox.messageOverhead)
         let called = Locked(0)
         let sawFull = Locked(false)
-        inbox.tap { event in
+        // Weak: the inbox keeps its tap until its messages end, which they never do here.
+        inbox.tap { [weak inbox] event in
             // While the tap sees the message, it counts: the connection finds no room and waits.
-            guard case .message = event else { return }
+            guard case .message = event, let inbox else { return }
             sawFull.withLock { $0 = !inbox.hasRoom }
             inbox.onRoom { called.withLock { $0 += 1 } }
         }
