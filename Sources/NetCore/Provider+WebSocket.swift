@@ -25,7 +25,7 @@ extension Provider {
         // policies, cookies and proxies apply as they do to requests).
         var pipeline = self.pipeline
         let base = self.configuration.baseURL ?? target.baseURL
-        let httpBase = Pipeline.httpURL(for: base)
+        let httpBase = WebSocketURLScheme.http(base)
         if httpBase != base {
             var settings = self.configuration
             settings.baseURL = httpBase

@@ -15,25 +15,13 @@ enum WebSocketTaskOpening {
     /// The `URLRequest` for `request`'s handshake: its URL, method, headers (without those the
     /// task writes) and its timeout.
     static func urlRequest(for request: Request) -> URLRequest {
-        var urlRequest = URLRequest(url: webSocketURL(request.url))
+        var urlRequest = URLRequest(url: WebSocketURLScheme.webSocket(request.url))  // the task refuses http(s) with an exception
         urlRequest.httpMethod = "GET"
         for field in request.headers where !taskOwnedHeaders.contains(field.name.lowercased()) {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
         urlRequest.timeoutInterval = max(1, request.timeout.seconds)
         return urlRequest
-    }
-
-    /// `url` with the `ws`/`wss` scheme a WebSocket task requires (the provider resolves
-    /// WebSocket URLs to `http`/`https`, which the task refuses with an exception).
-    static func webSocketURL(_ url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch components.scheme?.lowercased() {
-        case "http": components.scheme = "ws"
-        case "https": components.scheme = "wss"
-        default: return url
-        }
-        return components.url ?? url
     }
 
     /// Starts `task` and waits for its handshake.

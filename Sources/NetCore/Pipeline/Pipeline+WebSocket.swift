@@ -67,18 +67,6 @@ extension Pipeline {
         return .failure(.invalidResponse(reason: "the WebSocket handshake was answered with \(response.statusCode), not 101 Switching Protocols"))
     }
 
-    /// ws → http and wss → https: the handshake is an HTTP request, and TLS policies, cookies
-    /// and proxies know only those schemes.
-    static func httpURL(for url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch components.scheme?.lowercased() {
-        case "ws": components.scheme = "http"
-        case "wss": components.scheme = "https"
-        default: return url
-        }
-        return components.url ?? url
-    }
-
     /// Why `transport` cannot open WebSockets.
     static func unsupportedReason(_ transport: any Transport) -> String {
         let name = String(describing: type(of: transport))
