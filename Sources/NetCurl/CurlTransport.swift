@@ -171,17 +171,35 @@
             let engine = engines.engine(for: request, head: head)
             let reply = try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<CurlReply, any Error>) in
-                    engine.submit(
-                        .start(
-                            CurlJob(
-                                request: request, head: head, progress: progress, continuation: continuation,
-                                token: token, deadline: .now + request.timeout, stream: stream)))
+                    Self.start(request, head: head, on: engine, progress: progress, stream: stream, token: token, continuation: continuation)
                 }
             } onCancel: {
                 token.markCancelled()
                 engine.submit(.cancel(token))
             }
-            return reply.response(for: request)
+            return Self.response(from: reply, for: request)
+        }
+
+        // The two helpers below are not inlined into `sendHop`: their temporaries (the job, the
+        // reply's timings and metrics) would otherwise enlarge its async frame, a task allocation
+        // on every request (see Benchmarks/RESULTS.md, issue 36).
+
+        /// Hands `request`'s transfer to `engine`'s loop; `continuation` gets its reply.
+        @inline(never)
+        private static func start(
+            _ request: Request, head: CurlRequestHead, on engine: CurlEngine, progress: ProgressHandler?, stream: ResponseBodySink?,
+            token: CurlJobToken, continuation: UnsafeContinuation<CurlReply, any Error>
+        ) {
+            engine.submit(
+                .start(
+                    CurlJob(
+                        request: request, head: head, progress: progress, continuation: continuation, token: token,
+                        deadline: .now + request.timeout, stream: stream)))
+        }
+
+        @inline(never)
+        private static func response(from reply: consuming CurlReply, for request: Request) -> Response {
+            reply.response(for: request)
         }
     }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Values the hooks of one call share: the same store for every hook and every attempt of a
 /// call, writable from hooks that receive the request by value (`succeed`, `failure`,
@@ -15,7 +16,8 @@ import Foundation
 /// Unlike ``RequestContext`` (a value that `prepare` changes and later attempts inherit), this
 /// is a reference: a write is seen at once by every later hook of the call.
 public final class CallStorage: Sendable {
-    private let values: Locked<[ObjectIdentifier: any Sendable]>
+    /// The values, made at the first write (most calls never write one).
+    private let table = AtomicLazyReference<ValueTable>()
     /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); `nil` when no one
     /// does. Emptied by ``endObservation()``: each event holds its request, and so this store, so an observer
     /// that keeps events would otherwise keep itself alive through them.
@@ -29,13 +31,11 @@ public final class CallStorage: Sendable {
 
     /// Creates an empty store (the pipeline makes one per call).
     package init() {
-        values = Locked([:])
         observerList = nil
     }
 
     /// Creates an empty store for a call that `observers` watch.
     package init(observers: [any NetworkEventObserver]) {
-        values = Locked([:])
         observerList = observers.isEmpty ? nil : Locked(observers)
     }
 
@@ -46,7 +46,15 @@ public final class CallStorage: Sendable {
 
     /// The value for `key`, or its default.
     public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
-        get { values.withLock { $0[ObjectIdentifier(key)] } as? Key.Value ?? Key.defaultValue }
-        set { values.withLock { $0[ObjectIdentifier(key)] = newValue } }
+        get { table.load()?.values.withLock { $0[ObjectIdentifier(key)] } as? Key.Value ?? Key.defaultValue }
+        set {
+            let values = table.load()?.values ?? table.storeIfNil(ValueTable()).values
+            values.withLock { $0[ObjectIdentifier(key)] = newValue }
+        }
+    }
+
+    /// The store's values behind their lock.
+    private final class ValueTable: Sendable {
+        let values = Locked<[ObjectIdentifier: any Sendable]>([:])
     }
 }

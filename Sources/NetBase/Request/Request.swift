@@ -5,38 +5,113 @@ import Foundation
 /// Platform-neutral (not a `URLRequest`): each transport translates it. Plugins may change any
 /// `var` in ``Plugin/prepare(_:)``.
 public struct Request: Sendable, CustomStringConvertible {
-    /// The HTTP method.
-    public var method: HTTPMethod
-    /// The full URL, query included.
-    public var url: URL
-    /// The header fields (case-insensitive names).
-    public var headers: HTTPHeaders
-    /// The body.
-    public var body: RequestBody
+    /// The fields a call rarely changes once the request is built, in one shared immutable box:
+    /// a copy of a request (and every async frame of the pipeline holds several) is then a
+    /// retain and a few words, not hundreds of bytes. A change makes a new box.
+    private var shared: SharedRequestFields
     /// The whole-request deadline, measured from the moment the transport starts sending.
     public var timeout: Duration
-    /// Where a download is written, or `nil` for responses kept in memory.
-    package var download: DownloadDestination?
-    /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
-    /// fails the request instead of sending it.
-    public var tls: TLSPolicy?
-    /// How large the response may be; transports stop reading past these limits.
-    package var limits: ResponseLimits
-    /// Chooses the TLS policy for the origins redirects lead to. A redirect to another origin
-    /// never inherits ``tls``: it gets `redirectTLS?.policy(for:)` for its own URL, or none.
-    package var redirectTLS: TLSPolicyResolver?
-    /// Values plugins pass along; kept across retries of the same call.
-    public var context: RequestContext
     /// Which attempt this is, starting at 1.
     public internal(set) var attempt: Int
     /// When this attempt began (before `prepare`).
     package var attemptStartedAt: ContinuousClock.Instant
+
+    /// The HTTP method.
+    public var method: HTTPMethod {
+        get { shared.fields.method }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.method
+        }
+    }
+    /// The full URL, query included.
+    public var url: URL {
+        get { shared.fields.url }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.url
+        }
+    }
+    /// The header fields (case-insensitive names).
+    public var headers: HTTPHeaders {
+        get { shared.fields.headers }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.headers
+        }
+    }
+    /// The body.
+    public var body: RequestBody {
+        get { shared.fields.body }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.body
+        }
+    }
+    /// Where a download is written, or `nil` for responses kept in memory.
+    package var download: DownloadDestination? {
+        get { shared.fields.download }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.download
+        }
+    }
+    /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
+    /// fails the request instead of sending it.
+    public var tls: TLSPolicy? {
+        get { shared.fields.tls }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.tls
+        }
+    }
+    /// How large the response may be; transports stop reading past these limits.
+    package var limits: ResponseLimits {
+        get { shared.fields.limits }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.limits
+        }
+    }
+    /// Chooses the TLS policy for the origins redirects lead to. A redirect to another origin
+    /// never inherits ``tls``: it gets `redirectTLS?.policy(for:)` for its own URL, or none.
+    package var redirectTLS: TLSPolicyResolver? {
+        get { shared.fields.redirectTLS }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.redirectTLS
+        }
+    }
+    /// Values plugins pass along; kept across retries of the same call.
+    public var context: RequestContext {
+        get { shared.fields.context }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.context
+        }
+    }
     /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
-    public package(set) var callStorage: CallStorage
+    public package(set) var callStorage: CallStorage {
+        get { shared.fields.callStorage }
+        set {
+            var fields = shared.fields
+            fields.callStorage = newValue
+            shared = SharedRequestFields(fields)
+        }
+    }
     /// Identifies the call; the same for every attempt.
-    public let id: UUID
+    public var id: UUID { shared.fields.id }
     /// The target this request was built from.
-    public let target: any TargetType
+    public var target: any TargetType { shared.fields.target }
 
     /// Creates a request. ``Provider`` builds requests for you; this is for transports and tests.
     public init(
@@ -58,21 +133,13 @@ public struct Request: Sendable, CustomStringConvertible {
         target: any TargetType, limits: ResponseLimits = ResponseLimits(), redirectTLS: TLSPolicyResolver? = nil,
         callStorage: CallStorage, attemptStartedAt: ContinuousClock.Instant
     ) {
-        self.callStorage = callStorage
-        self.attemptStartedAt = attemptStartedAt
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
+        shared = SharedRequestFields(
+            SharedRequestFields.Fields(
+                method: method, url: url, headers: headers, body: body, download: download, tls: tls, limits: limits,
+                redirectTLS: redirectTLS, context: context, callStorage: callStorage, id: id, target: target))
         self.timeout = timeout
-        self.download = download
-        self.tls = tls
-        self.context = context
         self.attempt = attempt
-        self.id = id
-        self.target = target
-        self.limits = limits
-        self.redirectTLS = redirectTLS
+        self.attemptStartedAt = attemptStartedAt
     }
 
     /// The URL's host, or an empty string.
@@ -115,5 +182,30 @@ package struct TLSPolicyResolver: Sendable {
     package func hasSameRules(as other: TLSPolicyResolver) -> Bool {
         guard let rules, let otherRules = other.rules else { return false }
         return AnyHashable(rules) == AnyHashable(otherRules)
+    }
+}
+
+/// The box behind ``Request``'s rarely changed fields. Immutable, so a request's copies share it
+/// across tasks safely; a change to any of these fields replaces the box.
+private final class SharedRequestFields: Sendable {
+    struct Fields: Sendable {
+        var method: HTTPMethod
+        var url: URL
+        var headers: HTTPHeaders
+        var body: RequestBody
+        var download: DownloadDestination?
+        var tls: TLSPolicy?
+        var limits: ResponseLimits
+        var redirectTLS: TLSPolicyResolver?
+        var context: RequestContext
+        var callStorage: CallStorage
+        let id: UUID
+        let target: any TargetType
+    }
+
+    let fields: Fields
+
+    init(_ fields: Fields) {
+        self.fields = fields
     }
 }

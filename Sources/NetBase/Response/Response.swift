@@ -2,35 +2,92 @@ import Foundation
 
 /// An HTTP response with the request that produced it.
 public struct Response: Sendable, CustomStringConvertible {
+    /// Every field, in one shared immutable box: a response travels through many async frames
+    /// of a call (each a task allocation), and a copy is then one retain. A change makes a new box.
+    private var shared: SharedResponseFields
+
     /// The HTTP status code.
-    public var statusCode: Int
+    public var statusCode: Int {
+        get { shared.fields.statusCode }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.statusCode
+        }
+    }
     /// The header fields (case-insensitive names).
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { shared.fields.headers }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.headers
+        }
+    }
     /// The body. Empty for downloads to disk (see ``fileURL``).
-    public var data: Data
+    public var data: Data {
+        get { shared.fields.data }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.data
+        }
+    }
     /// Where a download was written.
-    public var fileURL: URL?
+    public var fileURL: URL? {
+        get { shared.fields.fileURL }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.fileURL
+        }
+    }
     /// The request as it was sent (after every plugin's `prepare`).
-    public var request: Request
+    public var request: Request {
+        get { shared.fields.request }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.request
+        }
+    }
     /// Where the response came from.
-    public var source: ResponseSource
+    public var source: ResponseSource {
+        get { shared.fields.source }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.source
+        }
+    }
     /// Details when the response came from a cache.
-    public var cacheInfo: CacheInfo?
+    public var cacheInfo: CacheInfo? {
+        get { shared.fields.cacheInfo }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.cacheInfo
+        }
+    }
     /// Timings and sizes, when the transport measured them.
-    public var metrics: ResponseMetrics?
+    public var metrics: ResponseMetrics? {
+        get { shared.fields.metrics }
+        _modify {
+            var fields = shared.fields
+            defer { shared = SharedResponseFields(fields) }
+            yield &fields.metrics
+        }
+    }
 
     /// Creates a response, for stubs, plugins answering in `prepare`, and transports.
     public init(
         statusCode: Int, headers: HTTPHeaders = [:], data: Data = Data(), request: Request,
         fileURL: URL? = nil, source: ResponseSource = .network, metrics: ResponseMetrics? = nil
     ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.data = data
-        self.request = request
-        self.fileURL = fileURL
-        self.source = source
-        self.metrics = metrics
+        shared = SharedResponseFields(
+            SharedResponseFields.Fields(
+                statusCode: statusCode, headers: headers, data: data, fileURL: fileURL, request: request, source: source,
+                cacheInfo: nil, metrics: metrics))
     }
 
     /// The body as text (UTF-8 by default); `nil` when it is not valid in that encoding.
@@ -152,5 +209,26 @@ extension Response {
         }
         fileURL = destination.url
         data = Data()
+    }
+}
+
+/// The box behind ``Response``'s fields. Immutable, so a response's copies share it across tasks
+/// safely; a change to any field replaces the box.
+private final class SharedResponseFields: Sendable {
+    struct Fields: Sendable {
+        var statusCode: Int
+        var headers: HTTPHeaders
+        var data: Data
+        var fileURL: URL?
+        var request: Request
+        var source: ResponseSource
+        var cacheInfo: CacheInfo?
+        var metrics: ResponseMetrics?
+    }
+
+    let fields: Fields
+
+    init(_ fields: Fields) {
+        self.fields = fields
     }
 }

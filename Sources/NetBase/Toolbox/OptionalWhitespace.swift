@@ -8,8 +8,10 @@ package enum OptionalWhitespace {
     }
 
     /// `bytes` without leading and trailing spaces and tabs (empty when nothing else is left).
-    /// Inlinable: the curl engine trims every header value on its loop thread.
+    /// Inlinable, and specialized ahead for the curl engine's header bytes: it trims every header
+    /// value on its loop thread, where an unspecialized call allocated on every byte it read.
     @inlinable
+    @_specialize(exported:true,where Bytes == Slice<UnsafeRawBufferPointer>)
     package static func trimming<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
         guard let first = bytes.firstIndex(where: { !contains($0) }), let last = bytes.lastIndex(where: { !contains($0) }) else {
             return bytes[bytes.endIndex...]

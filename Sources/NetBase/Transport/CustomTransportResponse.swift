@@ -12,11 +12,13 @@ package enum CustomTransportResponse {
     }
 
     /// `response` checked against `request`'s limits, with a 2xx download body written to its
-    /// destination; unchanged when `transport` does both itself. Checking again what a
-    /// transport already enforced changes nothing, so a wrapper of a user's own over a
-    /// built-in transport is safe too.
-    package static func completed(_ response: Response, for request: Request, by transport: any Transport) throws(NetworkError) -> Response {
-        guard !isEnforced(by: transport) else { return response }
+    /// destination; unchanged when the transport does both itself (`enforcedByTransport`, what
+    /// ``isEnforced(by:)`` said of it). Checking again what a transport already enforced changes
+    /// nothing, so a wrapper of a user's own over a built-in transport is safe too.
+    package static func completed(
+        _ response: Response, for request: Request, enforcedByTransport: Bool
+    ) throws(NetworkError) -> Response {
+        guard !enforcedByTransport else { return response }
         try checkLimits(response, for: request)
         var completed = response
         if let download = request.download, completed.fileURL == nil {

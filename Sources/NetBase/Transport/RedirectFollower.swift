@@ -24,13 +24,29 @@ package enum RedirectFollower {
         _ request: Request, policy: RedirectPolicy, maxRedirects: Int,
         hop: (Request) async throws -> Response
     ) async throws -> Response {
-        if let problem = RequestValidation.urlProblem(request.url) {
-            throw NetworkError.invalidURL(target: targetDescription(request.target), reason: "\(problem); nothing was sent")
-        }
+        try checkURL(of: request)
         // `current` stays as the caller built it; each hop gets the jar's cookies for its own URL
         // (CookieJar.exchange), so a redirect never carries one hop's jar cookies to the next.
-        var response = try await CookieJar.exchange(request) { try await hop($0) }
+        let response = try await CookieJar.exchange(request) { try await hop($0) }
         guard policy.follows, (300...399).contains(response.statusCode) else { return response }
+        return try await follow(response, of: request, policy: policy, maxRedirects: maxRedirects, hop: hop)
+    }
+
+    /// Fails for a URL no hop may be sent to. Not inlined: the error's text would otherwise
+    /// take room in the async frame of every request.
+    @inline(never)
+    private static func checkURL(of request: Request) throws(NetworkError) {
+        guard let problem = RequestValidation.urlProblem(request.url) else { return }
+        throw .invalidURL(target: targetDescription(request.target), reason: "\(problem); nothing was sent")
+    }
+
+    /// Follows the redirects that begin with `first`, the answer to `request` (its own async
+    /// frame: requests without a redirect never allocate it).
+    private static func follow(
+        _ first: Response, of request: Request, policy: RedirectPolicy, maxRedirects: Int,
+        hop: (Request) async throws -> Response
+    ) async throws -> Response {
+        var response = first
         let clock = ContinuousClock()
         let deadline = clock.now + request.timeout - (response.metrics?.duration ?? .zero)
         var current = request

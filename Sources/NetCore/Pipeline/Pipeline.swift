@@ -3,13 +3,16 @@ import Foundation
 
 /// The request's path: build, prepare, willSend, send, validate, succeed/failure (maybe retry),
 /// process. See ``Plugin`` for the rules each hook follows.
-struct Pipeline: Sendable {
+final class Pipeline: Sendable {
     let transport: any Transport
     let plugins: PluginManager
     let configuration: ProviderConfiguration
     let builder: RequestBuilder
     /// Who sees the calls' events: the configuration's observers, then `observers` (plugins that observe).
     let observers: [any NetworkEventObserver]
+    /// Whether the transport enforces limits and writes downloads itself (asked once: the cast
+    /// that answers it costs an allocation).
+    let transportEnforcesLimits: Bool
 
     init(
         transport: any Transport, plugins: PluginManager, configuration: ProviderConfiguration,
@@ -19,6 +22,7 @@ struct Pipeline: Sendable {
         self.plugins = plugins
         self.configuration = configuration
         self.builder = RequestBuilder(configuration: configuration)
+        self.transportEnforcesLimits = CustomTransportResponse.isEnforced(by: transport)
         self.observers =
             configuration.eventObservers
             + configuration.integrationObservers.sorted { $0.key < $1.key }.map(\.value).filter(\.isActive).map(\.observer)
@@ -149,7 +153,7 @@ struct Pipeline: Sendable {
         await validated(request) { request in
             let sent = try await transport.send(request, progress: progress)
             // A custom transport cannot see the request's limits and download: enforced here.
-            let response = try CustomTransportResponse.completed(sent, for: request, by: transport)
+            let response = try CustomTransportResponse.completed(sent, for: request, enforcedByTransport: transportEnforcesLimits)
             CapabilityCheck.finishProgress(progress, for: response, of: transport)
             return try DownloadPlacement.place(response, for: request)
         }
@@ -162,7 +166,8 @@ struct Pipeline: Sendable {
         var response: Response
         do {
             response = try await CapabilityCheck.withCookieJar(request, by: transport, exchange)
-            response.metrics?.attempt = request.attempt
+            // Transports that know the attempt set it already; a change would copy the response.
+            if let metrics = response.metrics, metrics.attempt != request.attempt { response.metrics?.attempt = request.attempt }
         } catch {
             return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
