@@ -26,7 +26,7 @@ extension Pipeline {
     /// - Parameters:
     ///   - attempt: Runs one attempt of a built request (which it may adjust first).
     ///   - abandon: Releases what an attempt kept when it is retried.
-    func runAttempts<Attempt>(
+    nonisolated(nonsending) func runAttempts<Attempt>(
         _ target: any TargetType,
         attempt: (Request, inout ContinuousClock.Instant?) async -> (AttemptOutcome, Request, Attempt),
         abandon: (Attempt, Result<Response, NetworkError>, Request) async -> Void = { _, _, _ in }

@@ -33,7 +33,7 @@ final class Pipeline: Sendable {
     /// attempt is ready to send) covers every attempt and every retry wait: each attempt gets
     /// what is left (or the configuration's `attemptTimeout`, when shorter), and a retry whose
     /// wait would pass the deadline is not started, so the caller gets the last real result.
-    func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
+    nonisolated(nonsending) func run(_ target: any TargetType, events: PipelineEvents) async -> Result<Response, NetworkError> {
         let clock = configuration.clock
         let started = clock.now
         let end = await runAttempts(target) { request, deadline in
@@ -66,7 +66,7 @@ final class Pipeline: Sendable {
 
     /// Builds attempt `attempt` of a call; a failure has already been observed (`didReceive`)
     /// unless `observes` is false.
-    func buildAttempt(
+    nonisolated(nonsending) func buildAttempt(
         _ target: any TargetType, id: UUID, attempt: Int, context: RequestContext, storage: CallStorage, observes: Bool = true
     ) async -> Result<Request, BuildFailure> {
         let call = RequestBuilder.CallIdentity(id: id, attempt: attempt, storage: storage, startedAt: configuration.clock.now)
@@ -85,7 +85,7 @@ final class Pipeline: Sendable {
     }
 
     /// One attempt from prepare to the succeed/failure decision; observers see its outcome once.
-    func attemptOnce(
+    nonisolated(nonsending) func attemptOnce(
         _ built: Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents, observesNow: Bool = true,
         transport: (Request) async -> Result<Response, NetworkError>
     ) async -> (AttemptOutcome, Request) {
@@ -120,7 +120,7 @@ final class Pipeline: Sendable {
 
     /// prepare, checks, willSend and the transport: what one attempt produced, and whether it
     /// came from the transport (only then do `succeed`/`failure` run).
-    private func exchange(
+    nonisolated(nonsending) private func exchange(
         _ request: inout Request, deadline: inout ContinuousClock.Instant?, events: PipelineEvents,
         transport: (Request) async -> Result<Response, NetworkError>
     ) async -> (outcome: Result<Response, NetworkError>, reachedTransport: Bool) {
@@ -149,7 +149,7 @@ final class Pipeline: Sendable {
     }
 
     /// Transport plus validation.
-    private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
+    nonisolated(nonsending) private func send(_ request: Request, progress: ProgressHandler?) async -> Result<Response, NetworkError> {
         await validated(request) { request in
             let sent = try await transport.send(request, progress: progress)
             // A custom transport cannot see the request's limits and download: enforced here.

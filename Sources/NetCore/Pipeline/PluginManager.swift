@@ -27,7 +27,7 @@ struct PluginManager: Sendable {
     }
 
     /// Runs `prepare` in order. Provisional responses go to `onProvisional`.
-    func prepare(
+    nonisolated(nonsending) func prepare(
         _ request: inout Request, onProvisional: (@Sendable (Response) -> Void)? = nil
     ) async -> PrepareOutcome {
         for slot in slots where slot.calls(.prepare) {
@@ -47,7 +47,7 @@ struct PluginManager: Sendable {
     }
 
     /// Runs `willSend` on every plugin; returns the first stop as an error, or `nil` to send.
-    func willSend(_ request: Request) async -> NetworkError? {
+    nonisolated(nonsending) func willSend(_ request: Request) async -> NetworkError? {
         var stop: NetworkError?
         for slot in slots where slot.calls(.willSend) {
             let action = await slot.plugin.willSend(request)
@@ -60,7 +60,7 @@ struct PluginManager: Sendable {
     }
 
     /// Runs `succeed` on every plugin; returns the first non-`.proceed` decision.
-    func succeed(_ response: Response, for request: Request) async -> SucceedAction {
+    nonisolated(nonsending) func succeed(_ response: Response, for request: Request) async -> SucceedAction {
         var decision = SucceedAction.proceed
         for slot in slots where slot.calls(.succeed) {
             let action = await slot.plugin.succeed(response, for: request)
@@ -71,7 +71,7 @@ struct PluginManager: Sendable {
     }
 
     /// Runs `failure` on every plugin; returns the first non-`.proceed` decision.
-    func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
+    nonisolated(nonsending) func failure(_ error: NetworkError, for request: Request) async -> FailureAction {
         var decision = FailureAction.proceed
         for slot in slots where slot.calls(.failure) {
             let action = await slot.plugin.failure(error, for: request)
@@ -82,7 +82,7 @@ struct PluginManager: Sendable {
     }
 
     /// Runs `didReceive` on every plugin, in order.
-    func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
+    nonisolated(nonsending) func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
         for slot in slots where slot.calls(.didReceive) {
             await slot.plugin.didReceive(result, for: request)
             slot.learn(.didReceive)
@@ -90,7 +90,7 @@ struct PluginManager: Sendable {
     }
 
     /// Runs `process` in order, each plugin transforming the previous result.
-    func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
+    nonisolated(nonsending) func process(_ result: Result<Response, NetworkError>, for request: Request) async -> Result<Response, NetworkError> {
         var result = result
         for slot in slots where slot.calls(.process) {
             result = await slot.plugin.process(result, for: request)
