@@ -29,8 +29,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "MallocCounter",
             ]
         ),
+        // Counts the process's heap allocations (glibc), for the tables' mallocs per request.
+        .target(name: "MallocCounter"),
         // libcurl's own floor for the curl benchmark's work, in C (run by NetBenchmarks).
         .executableTarget(name: "CurlMultiReference", linkerSettings: [.linkedLibrary("curl")]),
     ],

@@ -23,10 +23,7 @@ func curlBenchmark(total: Int) async throws {
     }
     // Five plugins doing real work: logging (output discarded), retry, a cache that stores every
     // response (it serves only on failure), a header added to each request, capture.
-    let realProvider = Provider<BenchAPI>(plugins: [
-        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: .memory(), policy: .networkElseCache),
-        MutationPlugin(request: { $0.headers["X-Bench"] = "1" }), CapturePlugin(),
-    ])
+    let realProvider = Provider<BenchAPI>(plugins: realPlugins())
     // One loop per core (the default is one per two cores), to show how the engine scales.
     let perCore = ProcessInfo.processInfo.activeProcessorCount
     let loopPerCore = Provider<BenchAPI>(
@@ -115,4 +112,12 @@ func runWrk(url: URL, connections: Int) -> Double? {
     }
     let line = output.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") }
     return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+}
+
+/// The request tables' five real plugins: logger, retry, cache, mutation, capture.
+func realPlugins() -> [any Plugin] {
+    [
+        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: .memory(), policy: .networkElseCache),
+        MutationPlugin(request: { $0.headers["X-Bench"] = "1" }), CapturePlugin(),
+    ]
 }

@@ -40,11 +40,6 @@ func downloadBenchmark() async throws {
     print("NetKit reaches \(format(best.curl / best.netkit, decimals: 2)) of curl -o")
 }
 
-/// `duration` in seconds.
-private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
 /// The 256 MiB file, downloaded to `destination`.
 private struct DownloadTarget: TargetType {
     let destination: URL

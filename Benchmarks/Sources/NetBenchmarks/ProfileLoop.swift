@@ -4,9 +4,9 @@ import NetCurl
 import NetPlugins
 import Synchronization
 
-/// `--profile-loop=N[,C[,bare|exec]]`: N requests through `Provider()` (default transport) + 5 no-op
-/// plugins + decode (with `bare`: `CurlTransport.send` + decode; with `exec`: callers on the
-/// transport's executor), C at a time (default 1),
+/// `--profile-loop=N[,C[,bare|exec|real]]`: N requests through `Provider()` (default transport) + 5
+/// no-op plugins + decode (with `bare`: `CurlTransport.send` + decode; with `exec`: callers on the
+/// transport's executor; with `real`: the request tables' 5 real plugins), C at a time (default 1),
 /// and nothing else; for counting instructions or syscalls per request (`perf stat`, `strace -c`,
 /// callgrind): per request = (run of N2 − run of N1) / (N2 − N1).
 func profileLoop(_ spec: String) async throws {
@@ -18,7 +18,8 @@ func profileLoop(_ spec: String) async throws {
         let request = try await Provider<BenchAPI>(transport: transport).buildRequest(.small)
         operation = { _ in _ = try await transport.send(request, progress: nil).decode(SmallDocument.self) }
     } else {
-        let provider = Provider<BenchAPI>(transport: transport, plugins: (0..<5).map { _ in NoOpPlugin() })
+        let plugins = spec.hasSuffix(",real") ? realPlugins() : (0..<5).map { _ in NoOpPlugin() }
+        let provider = Provider<BenchAPI>(transport: transport, plugins: plugins)
         operation = { _ in _ = try await provider.request(.small, as: SmallDocument.self) }
     }
     let executor: (any TaskExecutor)? = spec.hasSuffix(",exec") ? transport.executor : nil
