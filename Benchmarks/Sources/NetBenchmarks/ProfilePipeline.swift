@@ -8,8 +8,8 @@ struct EmptyPlugin: Plugin {}
 /// alone on an immediate `StubTransport` (no network, no thread hop), to see what NetKit adds
 /// between a caller and its transport. ROW: `bare` (`StubTransport.send` on a built request),
 /// `none` (`Provider`, no plugin), `noop` (+ 5 plugins implementing five hooks as no-ops), `empty`
-/// (+ 5 plugins implementing nothing). One row per process, so `heaptrack` counts its allocations:
-/// per call = (count at N2 − count at N1) / (N2 − N1).
+/// (+ 5 plugins implementing nothing). One row per process; heap allocations per call come from
+/// the benchmark's own counter (`MallocCounter`; heaptrack cannot hook this binary's allocator).
 func profilePipeline(_ spec: String) async throws {
     let parts = spec.split(separator: ",")
     let row = parts.first.map(String.init) ?? "none"
@@ -31,9 +31,13 @@ func profilePipeline(_ spec: String) async throws {
         operation = { _ in _ = try await provider.request(.small) }
     }
     var best = Double.infinity
+    var allocations = Double.infinity
     for _ in 0..<3 {
         let run = try await measure(total: total, concurrency: 1, operation)
         best = min(best, run.cpuMicrosPerRequest)
+        allocations = min(allocations, run.allocationsPerRequest ?? .infinity)
     }
-    print("\(row): \(total) calls, best of 3: \(format(best, decimals: 2)) us CPU/call")
+    print(
+        "\(row): \(total) calls, best of 3: \(format(best, decimals: 2)) us CPU/call, "
+            + "\(allocations.isFinite ? format(allocations, decimals: 1) : "-") allocations/call")
 }
