@@ -7,8 +7,10 @@ import Foundation
 public struct Request: Sendable, CustomStringConvertible {
     /// The fields a call rarely changes once the request is built, in one shared immutable box:
     /// a copy of a request (and every async frame of the pipeline holds several) is then a
-    /// retain and a few words, not hundreds of bytes. A change makes a new box.
-    private var shared: SharedRequestFields
+    /// retain and a few words, not hundreds of bytes. A change makes a new box: the fields are
+    /// taken out and the old box let go first (`nil` only for that moment), so a request no copy
+    /// shares changes its fields in place.
+    private var shared: SharedRequestFields?
     /// The whole-request deadline, measured from the moment the transport starts sending.
     public var timeout: Duration
     /// Which attempt this is, starting at 1.
@@ -18,45 +20,50 @@ public struct Request: Sendable, CustomStringConvertible {
 
     /// The HTTP method.
     public var method: HTTPMethod {
-        get { shared.fields.method }
+        get { shared!.fields.method }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.method
         }
     }
     /// The full URL, query included.
     public var url: URL {
-        get { shared.fields.url }
+        get { shared!.fields.url }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.url
         }
     }
     /// The header fields (case-insensitive names).
     public var headers: HTTPHeaders {
-        get { shared.fields.headers }
+        get { shared!.fields.headers }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.headers
         }
     }
     /// The body.
     public var body: RequestBody {
-        get { shared.fields.body }
+        get { shared!.fields.body }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.body
         }
     }
     /// Where a download is written, or `nil` for responses kept in memory.
     package var download: DownloadDestination? {
-        get { shared.fields.download }
+        get { shared!.fields.download }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.download
         }
@@ -64,18 +71,20 @@ public struct Request: Sendable, CustomStringConvertible {
     /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
     /// fails the request instead of sending it.
     public var tls: TLSPolicy? {
-        get { shared.fields.tls }
+        get { shared!.fields.tls }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.tls
         }
     }
     /// How large the response may be; transports stop reading past these limits.
     package var limits: ResponseLimits {
-        get { shared.fields.limits }
+        get { shared!.fields.limits }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.limits
         }
@@ -83,35 +92,37 @@ public struct Request: Sendable, CustomStringConvertible {
     /// Chooses the TLS policy for the origins redirects lead to. A redirect to another origin
     /// never inherits ``tls``: it gets `redirectTLS?.policy(for:)` for its own URL, or none.
     package var redirectTLS: TLSPolicyResolver? {
-        get { shared.fields.redirectTLS }
+        get { shared!.fields.redirectTLS }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.redirectTLS
         }
     }
     /// Values plugins pass along; kept across retries of the same call.
     public var context: RequestContext {
-        get { shared.fields.context }
+        get { shared!.fields.context }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedRequestFields(fields) }
             yield &fields.context
         }
     }
     /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
     public package(set) var callStorage: CallStorage {
-        get { shared.fields.callStorage }
+        get { shared!.fields.callStorage }
         set {
-            var fields = shared.fields
+            var fields = shared!.fields
             fields.callStorage = newValue
             shared = SharedRequestFields(fields)
         }
     }
     /// Identifies the call; the same for every attempt.
-    public var id: UUID { shared.fields.id }
+    public var id: UUID { shared!.fields.id }
     /// The target this request was built from.
-    public var target: any TargetType { shared.fields.target }
+    public var target: any TargetType { shared!.fields.target }
 
     /// Creates a request. ``Provider`` builds requests for you; this is for transports and tests.
     public init(

@@ -3,77 +3,87 @@ import Foundation
 /// An HTTP response with the request that produced it.
 public struct Response: Sendable, CustomStringConvertible {
     /// Every field, in one shared immutable box: a response travels through many async frames
-    /// of a call (each a task allocation), and a copy is then one retain. A change makes a new box.
-    private var shared: SharedResponseFields
+    /// of a call (each a task allocation), and a copy is then one retain. A change makes a new
+    /// box: the fields are taken out and the old box let go first (`nil` only for that moment),
+    /// so a response no copy shares changes its fields in place (`data.append` stays linear).
+    private var shared: SharedResponseFields?
 
     /// The HTTP status code.
     public var statusCode: Int {
-        get { shared.fields.statusCode }
+        get { shared!.fields.statusCode }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.statusCode
         }
     }
     /// The header fields (case-insensitive names).
     public var headers: HTTPHeaders {
-        get { shared.fields.headers }
+        get { shared!.fields.headers }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.headers
         }
     }
     /// The body. Empty for downloads to disk (see ``fileURL``).
     public var data: Data {
-        get { shared.fields.data }
+        get { shared!.fields.data }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.data
         }
     }
     /// Where a download was written.
     public var fileURL: URL? {
-        get { shared.fields.fileURL }
+        get { shared!.fields.fileURL }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.fileURL
         }
     }
     /// The request as it was sent (after every plugin's `prepare`).
     public var request: Request {
-        get { shared.fields.request }
+        get { shared!.fields.request }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.request
         }
     }
     /// Where the response came from.
     public var source: ResponseSource {
-        get { shared.fields.source }
+        get { shared!.fields.source }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.source
         }
     }
     /// Details when the response came from a cache.
     public var cacheInfo: CacheInfo? {
-        get { shared.fields.cacheInfo }
+        get { shared!.fields.cacheInfo }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.cacheInfo
         }
     }
     /// Timings and sizes, when the transport measured them.
     public var metrics: ResponseMetrics? {
-        get { shared.fields.metrics }
+        get { shared!.fields.metrics }
         _modify {
-            var fields = shared.fields
+            var fields = shared!.fields
+            shared = nil
             defer { shared = SharedResponseFields(fields) }
             yield &fields.metrics
         }

@@ -85,11 +85,11 @@ public struct StubTransport: Transport {
         switch behavior {
         case .immediate:
             try checkCancellation(request)
-            response = try sampleResponse(for: request, startedAt: started, clockStart: start)
+            response = try sampleResponse(for: request)
         case .delayed(let delay):
             do { try await clock.sleep(for: min(delay, request.timeout)) } catch { throw NetworkError.cancelled }
             if delay > request.timeout { throw NetworkError.timedOut }
-            response = try sampleResponse(for: request, startedAt: started, clockStart: start)
+            response = try sampleResponse(for: request)
         case .custom(let answer):
             try checkCancellation(request)
             do {
@@ -117,20 +117,13 @@ public struct StubTransport: Transport {
         if Task.isCancelled { throw .cancelled }
     }
 
-    /// The target's sample response, measured as a transport would measure it (made whole at
-    /// once: a response changed later is copied).
-    private func sampleResponse(
-        for request: Request, startedAt started: Date, clockStart start: ContinuousClock.Instant
-    ) throws(NetworkError) -> Response {
+    private func sampleResponse(for request: Request) throws(NetworkError) -> Response {
         let sample = request.target.sampleResponse
         if let error = sample.error { throw error }
         if let cause = sample.failureCause { throw URLErrorMapping.map(cause, host: request.host) }
-        let metrics = ResponseMetrics(
-            startDate: started, duration: clock.now - start, bytesSent: request.body.contentLength ?? 0,
-            bytesReceived: Int64(sample.data.count))
         return Response(
             statusCode: sample.statusCode, headers: sample.headers, data: sample.data,
-            request: request, source: .stub, metrics: metrics)
+            request: request, source: .stub)
     }
 }
 
