@@ -7,6 +7,12 @@ public struct Response: Sendable, CustomStringConvertible {
     /// box: the fields are taken out and the old box let go first (`nil` only for that moment),
     /// so a response no copy shares changes its fields in place (`data.append` stays linear).
     private var shared: SharedResponseFields?
+    /// Always `nil`: an existential field keeps `Response`, and with it `NetworkError`, an
+    /// address-only type. With both loadable, Swift 6.3.1's SIL generator breaks some typed
+    /// `catch .unacceptableStatus(let refused)` clauses (the ownership verifier aborts the compiler
+    /// on `NetKitTransport.send`, built with the OpenAPI trait; the same cause as the reverted
+    /// layouts `CatchPatternTests` describes: they made `NetworkError` loadable too).
+    private var addressOnlyMarker: (any Sendable)? = nil
 
     /// The HTTP status code.
     public var statusCode: Int {
