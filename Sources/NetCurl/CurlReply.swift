@@ -14,7 +14,9 @@
         var fileURL: URL?
         var timings: CurlTimings
 
-        /// The response for `request`.
+        /// The response for `request`. Not inlined: its temporaries would enlarge the async frame
+        /// of `CurlTransport.sendHop`, its one caller.
+        @inline(never)
         func response(for request: Request) -> Response {
             Response(
                 statusCode: statusCode, headers: Self.parseHeaders(rawHeaders), data: body, request: request,

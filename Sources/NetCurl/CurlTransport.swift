@@ -177,12 +177,12 @@
                 token.markCancelled()
                 engine.submit(.cancel(token))
             }
-            return Self.response(from: reply, for: request)
+            return reply.response(for: request)
         }
 
-        // The two helpers below are not inlined into `sendHop`: their temporaries (the job, the
-        // reply's timings and metrics) would otherwise enlarge its async frame, a task allocation
-        // on every request (see Benchmarks/RESULTS.md, issue 36).
+        // `start` (and `CurlReply.response(for:)`) are not inlined into `sendHop`: their
+        // temporaries (the job, the reply's timings and metrics) would otherwise enlarge its async
+        // frame, a task allocation on every request (see Benchmarks/RESULTS.md, issue 36).
 
         /// Hands `request`'s transfer to `engine`'s loop; `continuation` gets its reply.
         @inline(never)
@@ -195,11 +195,6 @@
                     CurlJob(
                         request: request, head: head, progress: progress, continuation: continuation, token: token,
                         deadline: .now + request.timeout, stream: stream)))
-        }
-
-        @inline(never)
-        private static func response(from reply: consuming CurlReply, for request: Request) -> Response {
-            reply.response(for: request)
         }
     }
 #endif

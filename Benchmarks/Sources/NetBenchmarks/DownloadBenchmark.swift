@@ -25,11 +25,11 @@ func downloadBenchmark() async throws {
         try? FileManager.default.removeItem(at: destination)
         var start = clock.now
         _ = try await provider.request(target)
-        best.netkit = min(best.netkit, seconds(clock.now - start))
+        best.netkit = min(best.netkit, (clock.now - start).seconds)
         try? FileManager.default.removeItem(at: destination)
         start = clock.now
         try runTool("/usr/bin/env", ["curl", "-s", "-o", destination.path, url.absoluteString])
-        best.curl = min(best.curl, seconds(clock.now - start))
+        best.curl = min(best.curl, (clock.now - start).seconds)
     }
     let mebibytes = Double(size) / Double(1 << 20)
     print("\n### Download to disk, 256 MiB over loopback, best of 3 (target: at least 0.95 of curl -o)")

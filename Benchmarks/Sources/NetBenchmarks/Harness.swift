@@ -49,7 +49,7 @@ func measure(
                 for index in 0..<perWorker {
                     let began = clock.now
                     try await operation(worker * perWorker + index)
-                    durations.append(seconds(clock.now - began))
+                    durations.append((clock.now - began).seconds)
                 }
                 return durations
             }
@@ -62,13 +62,13 @@ func measure(
     let cpu = processCPUSeconds() - cpuBefore
     let allocations = netkit_bench_allocations() - allocationsBefore
     return Measurement(
-        requests: (total / concurrency) * concurrency, seconds: seconds(elapsed), cpuSeconds: cpu, latency: Measurement.Latency(durations),
+        requests: (total / concurrency) * concurrency, seconds: elapsed.seconds, cpuSeconds: cpu, latency: Measurement.Latency(durations),
         allocations: allocationsBefore == 0 ? nil : allocations)
 }
 
-/// A duration in seconds.
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Measures each contender `rounds` times, interleaved so drift affects all alike, and keeps the best run.

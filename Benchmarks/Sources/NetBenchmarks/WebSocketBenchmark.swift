@@ -68,8 +68,3 @@ func pythonEchoRate(url: URL, size: Int, count: Int) throws -> Double {
     process.waitUntilExit()
     return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

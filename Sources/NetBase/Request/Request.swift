@@ -22,8 +22,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public var method: HTTPMethod {
         get { shared!.fields.method }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.method
         }
@@ -32,8 +31,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public var url: URL {
         get { shared!.fields.url }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.url
         }
@@ -42,8 +40,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public var headers: HTTPHeaders {
         get { shared!.fields.headers }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.headers
         }
@@ -52,8 +49,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public var body: RequestBody {
         get { shared!.fields.body }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.body
         }
@@ -62,8 +58,7 @@ public struct Request: Sendable, CustomStringConvertible {
     package var download: DownloadDestination? {
         get { shared!.fields.download }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.download
         }
@@ -73,8 +68,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public var tls: TLSPolicy? {
         get { shared!.fields.tls }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.tls
         }
@@ -83,8 +77,7 @@ public struct Request: Sendable, CustomStringConvertible {
     package var limits: ResponseLimits {
         get { shared!.fields.limits }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.limits
         }
@@ -94,8 +87,7 @@ public struct Request: Sendable, CustomStringConvertible {
     package var redirectTLS: TLSPolicyResolver? {
         get { shared!.fields.redirectTLS }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.redirectTLS
         }
@@ -104,8 +96,7 @@ public struct Request: Sendable, CustomStringConvertible {
     public var context: RequestContext {
         get { shared!.fields.context }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedRequestFields(fields) }
             yield &fields.context
         }
@@ -113,10 +104,10 @@ public struct Request: Sendable, CustomStringConvertible {
     /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
     public package(set) var callStorage: CallStorage {
         get { shared!.fields.callStorage }
-        set {
-            var fields = shared!.fields
-            fields.callStorage = newValue
-            shared = SharedRequestFields(fields)
+        _modify {
+            var fields = takeFields()
+            defer { shared = SharedRequestFields(fields) }
+            yield &fields.callStorage
         }
     }
     /// Identifies the call; the same for every attempt.
@@ -151,6 +142,14 @@ public struct Request: Sendable, CustomStringConvertible {
         self.timeout = timeout
         self.attempt = attempt
         self.attemptStartedAt = attemptStartedAt
+    }
+
+    /// The fields, taken out for a change that stores them in a new box: the old box is let go
+    /// first, so when no copy shares it the fields' own storage is unshared and changes in place.
+    private mutating func takeFields() -> SharedRequestFields.Fields {
+        let fields = shared!.fields
+        shared = nil
+        return fields
     }
 
     /// The URL's host, or an empty string.

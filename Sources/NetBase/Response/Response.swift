@@ -18,8 +18,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var statusCode: Int {
         get { shared!.fields.statusCode }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.statusCode
         }
@@ -28,8 +27,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var headers: HTTPHeaders {
         get { shared!.fields.headers }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.headers
         }
@@ -38,8 +36,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var data: Data {
         get { shared!.fields.data }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.data
         }
@@ -48,8 +45,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var fileURL: URL? {
         get { shared!.fields.fileURL }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.fileURL
         }
@@ -58,8 +54,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var request: Request {
         get { shared!.fields.request }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.request
         }
@@ -68,8 +63,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var source: ResponseSource {
         get { shared!.fields.source }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.source
         }
@@ -78,8 +72,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var cacheInfo: CacheInfo? {
         get { shared!.fields.cacheInfo }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.cacheInfo
         }
@@ -88,8 +81,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public var metrics: ResponseMetrics? {
         get { shared!.fields.metrics }
         _modify {
-            var fields = shared!.fields
-            shared = nil
+            var fields = takeFields()
             defer { shared = SharedResponseFields(fields) }
             yield &fields.metrics
         }
@@ -104,6 +96,14 @@ public struct Response: Sendable, CustomStringConvertible {
             SharedResponseFields.Fields(
                 statusCode: statusCode, headers: headers, data: data, fileURL: fileURL, request: request, source: source,
                 cacheInfo: nil, metrics: metrics))
+    }
+
+    /// The fields, taken out for a change that stores them in a new box: the old box is let go
+    /// first, so when no copy shares it the fields' own storage is unshared and changes in place.
+    private mutating func takeFields() -> SharedResponseFields.Fields {
+        let fields = shared!.fields
+        shared = nil
+        return fields
     }
 
     /// The body as text (UTF-8 by default); `nil` when it is not valid in that encoding.
