@@ -75,10 +75,8 @@ public final class CapturePlugin: Plugin {
         } else {
             var request = request
             request.body = .none
-            var stripped = response
-            stripped?.data = Data()
             record = CaptureRecord(
-                request: request, response: stripped, error: error, startDate: startDate,
+                request: request, response: response?.withoutBodies, error: error, startDate: startDate,
                 duration: duration, bytes: 0, bodiesOmitted: true)
         }
         if response?.statusCode == 101, request.headers["Upgrade"]?.lowercased() == "websocket" {

@@ -49,21 +49,30 @@ public struct CapturedExchange: Sendable {
     var droppedWebSocketMessages = 0
 }
 
-/// The parts of a response the capture keeps (not its copy of the request: fewer references to
-/// retain on the hot path).
+/// The response the capture keeps: the response itself, whose fields live in one shared box, so
+/// recording it retains that box instead of copying each field (and releasing each on eviction).
 struct CapturedResponse: Sendable {
-    var statusCode: Int
-    var headers: HTTPHeaders
-    var data: Data
-    var source: ResponseSource
-    var metrics: ResponseMetrics?
+    private(set) var response: Response
 
     init(_ response: Response) {
-        statusCode = response.statusCode
-        headers = response.headers
-        data = response.data
-        source = response.source
-        metrics = response.metrics
+        self.response = response
+    }
+
+    var statusCode: Int { response.statusCode }
+    var headers: HTTPHeaders { response.headers }
+    var data: Data {
+        get { response.data }
+        set { response.data = newValue }
+    }
+    var source: ResponseSource { response.source }
+    var metrics: ResponseMetrics? { response.metrics }
+
+    /// The same response without its body or its request's body (a capture over its byte limit).
+    var withoutBodies: CapturedResponse {
+        var stripped = self
+        stripped.response.data = Data()
+        stripped.response.request.body = .none
+        return stripped
     }
 }
 

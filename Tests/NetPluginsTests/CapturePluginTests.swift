@@ -88,6 +88,20 @@ struct CapturePluginTests {
         #expect(last.path == "/big" && last.bodiesOmitted && last.responseBody.isEmpty)
     }
 
+    @Test func anOversizedRecordKeepsNeitherBodyThroughItsResponse() {
+        var request = Request(url: URL(string: "https://a.example/upload")!, target: TestTarget())
+        request.body = .data(Data(repeating: 7, count: 64))
+        let response = Response(statusCode: 200, data: Data(repeating: 8, count: 64), request: request)
+        let stripped = CapturedResponse(response).withoutBodies
+        // The kept response must not hold the upload through its own request either.
+        guard case .none = stripped.response.request.body else {
+            Issue.record("the kept response still holds its request's body")
+            return
+        }
+        #expect(stripped.data.isEmpty)
+        #expect(stripped.statusCode == 200 && response.data.count == 64 && response.request.body.inMemoryData?.count == 64)
+    }
+
     @Test func bufferEvictsInOrderUnderMixedLimits() {
         var buffer = CaptureBuffer(maxCount: 3, maxBytes: 10)
         func record(_ bytes: Int, _ path: String) -> CaptureRecord {

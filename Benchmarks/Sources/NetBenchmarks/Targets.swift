@@ -9,10 +9,15 @@ enum BenchAPI: TargetType {
     var path: String { "/small.json" }
     var method: HTTPMethod { .get }
     var content: RequestContent { .plain }
-    /// The same document nginx serves, for stubbed profiling runs.
+    /// The same document nginx serves, with nginx's headers, for stubbed profiling runs.
     var sampleResponse: SampleResponse {
         SampleResponse(
-            statusCode: 200, headers: ["Content-Type": "application/json"],
+            statusCode: 200,
+            headers: [
+                "Server": "nginx/1.22.1", "Date": "Fri, 27 Nov 2026 13:31:45 GMT", "Content-Type": "application/json",
+                "Content-Length": "95", "Last-Modified": "Fri, 27 Nov 2026 13:31:43 GMT", "Connection": "keep-alive",
+                "ETag": "\"6b09863f-5f\"", "Accept-Ranges": "bytes",
+            ],
             data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8))
     }
 }
