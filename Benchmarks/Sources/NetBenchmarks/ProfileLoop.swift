@@ -4,9 +4,11 @@ import NetCurl
 import NetPlugins
 import Synchronization
 
-/// `--profile-loop=N[,C[,bare|exec|real]]`: N requests through `Provider()` (default transport) + 5
-/// no-op plugins + decode (with `bare`: `CurlTransport.send` + decode; with `exec`: callers on the
-/// transport's executor; with `real`: the request tables' 5 real plugins), C at a time (default 1),
+/// `--profile-loop=N[,C[,bare|task|none|exec|real]]`: N requests through `Provider()` (default
+/// transport) + 5 no-op plugins + decode (with `bare`: `CurlTransport.send` + decode; with `task`:
+/// the same send in a `Task.immediate` of its own that the caller awaits, as a provider's call is;
+/// with `none`: `Provider()` without plugins; with `exec`: callers on the transport's executor;
+/// with `real`: the request tables' 5 real plugins), C at a time (default 1),
 /// and nothing else; for counting instructions or syscalls per request (`perf stat`, `strace -c`,
 /// callgrind): per request = (run of N2 − run of N1) / (N2 − N1).
 func profileLoop(_ spec: String) async throws {
@@ -17,8 +19,15 @@ func profileLoop(_ spec: String) async throws {
     if spec.hasSuffix(",bare") {
         let request = try await Provider<BenchAPI>(transport: transport).buildRequest(.small)
         operation = { _ in _ = try await transport.send(request, progress: nil).decode(SmallDocument.self) }
+    } else if spec.hasSuffix(",task") {
+        let request = try await Provider<BenchAPI>(transport: transport).buildRequest(.small)
+        operation = { _ in
+            let call = Task.immediate { try await transport.send(request, progress: nil) }
+            _ = try await call.value.decode(SmallDocument.self)
+        }
     } else {
-        let plugins = spec.hasSuffix(",real") ? realPlugins() : (0..<5).map { _ in NoOpPlugin() }
+        let plugins: [any Plugin] =
+            spec.hasSuffix(",real") ? realPlugins() : spec.hasSuffix(",none") ? [] : (0..<5).map { _ in NoOpPlugin() }
         let provider = Provider<BenchAPI>(transport: transport, plugins: plugins)
         operation = { _ in _ = try await provider.request(.small, as: SmallDocument.self) }
     }
