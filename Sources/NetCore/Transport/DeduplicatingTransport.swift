@@ -16,7 +16,8 @@ import Foundation
 /// Cancelling one caller ends only that caller's wait; the shared transfer is cancelled when
 /// every caller waiting for it has cancelled. Progress goes to the first caller's handler.
 /// Streamed calls (`Provider.stream`, `Provider.events`) are never
-/// shared: each streams through `base` on its own.
+/// shared: each streams through `base` on its own. Neither are WebSockets
+/// (`Provider.webSocket`): each opens its own connection through `base`, when `base` can open them.
 public final class DeduplicatingTransport: Transport {
     /// The transport that sends the shared requests.
     package let base: any Transport
@@ -78,6 +79,19 @@ extension DeduplicatingTransport: StreamingTransport {
 }
 
 /// What makes two requests the same for ``DeduplicatingTransport``.
+extension DeduplicatingTransport: WebSocketTransport {
+    /// Opens through `base`, never shared: a WebSocket is one caller's connection. A `base` that
+    /// cannot open WebSockets gets the same error the provider gives for it directly.
+    package func openWebSocket(
+        _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration
+    ) async throws -> WebSocketOpening {
+        guard let sockets = base as? any WebSocketTransport else {
+            throw NetworkError.transport(reason: Pipeline.unsupportedReason(base))
+        }
+        return try await sockets.openWebSocket(request, handshake: handshake, configuration: configuration)
+    }
+}
+
 struct FlightKey: Hashable, Sendable {
     let method: String
     let url: URL

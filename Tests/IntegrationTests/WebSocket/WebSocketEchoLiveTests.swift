@@ -56,6 +56,18 @@ struct WebSocketEchoLiveTests {
         #expect(socket.closeCode == .normalClosure)
     }
 
+    @Test("Through DeduplicatingTransport over CurlTransport a WebSocket echoes like a direct one")
+    func throughDeduplicatingTransport() async throws {
+        let provider = Provider<SocketTarget>(transport: DeduplicatingTransport(CurlTransport()))
+        let socket = try await provider.webSocket(SocketTarget(base: try SocketServers.echo(), path: "echo"))
+        #expect(socket.response.statusCode == 101)
+        var iterator = socket.messages.makeAsyncIterator()
+        try await socket.send(.text("through the wrapper"))
+        #expect(try await iterator.next() == .text("through the wrapper"))
+        await socket.close(.normalClosure, reason: "done")
+        #expect(try await iterator.next() == nil)
+    }
+
     @Test("The offered subprotocol the server picks is reported")
     func subprotocol() async throws {
         let socket = try await SocketServers.provider().webSocket(

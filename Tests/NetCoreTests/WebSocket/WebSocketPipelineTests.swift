@@ -124,6 +124,43 @@ struct WebSocketPipelineTests {
         }
     }
 
+    @Test("Through DeduplicatingTransport a WebSocket opens on the wrapped transport, one connection per caller")
+    func throughDeduplicatingTransport() async throws {
+        let opened = Locked(0)
+        let counting = WebSocketStubTransport { peer in
+            opened.withLock { $0 += 1 }
+            while let message = try await peer.receive() { peer.send(message) }
+        }
+        let provider = Provider<TestTarget>(transport: DeduplicatingTransport(counting))
+        let first = try await provider.webSocket(target())
+        let second = try await provider.webSocket(target())
+        try await first.send(.text("one"))
+        try await second.send(.text("two"))
+        var firstMessages = first.messages.makeAsyncIterator()
+        var secondMessages = second.messages.makeAsyncIterator()
+        #expect(try await firstMessages.next() == .text("one"))
+        #expect(try await secondMessages.next() == .text("two"))
+        await first.close()
+        await second.close()
+        #expect(opened.withLock { $0 } == 2, "identical handshakes are never shared")
+    }
+
+    @Test("DeduplicatingTransport over a transport without WebSockets answers with that transport's error")
+    func deduplicatingOverUnsupported() async {
+        struct PlainTransport: Transport {
+            var capabilities: TransportCapabilities { [] }
+            func send(_ request: Request, progress: ProgressHandler?) async throws -> Response {
+                Response(statusCode: 200, request: request)
+            }
+        }
+        await #expect {
+            _ = try await Provider<TestTarget>(transport: DeduplicatingTransport(PlainTransport())).webSocket(target())
+        } throws: { error in
+            guard case .transport(let reason, _) = error as? NetworkError else { return false }
+            return reason.hasPrefix("PlainTransport cannot open WebSockets") && reason.hasSuffix("Nothing was sent")
+        }
+    }
+
     @Test("The peer's close ends the messages with its code and reason; a failing script makes them throw")
     func peerCloseAndFailure() async throws {
         let closing = WebSocketStubTransport { peer in
