@@ -52,12 +52,12 @@ public final class CapturePlugin: Plugin {
     /// Records each attempt's outcome (an observer: it never changes the result).
     public func didReceive(_ result: Result<Response, NetworkError>, for request: Request) async {
         switch result {
-        case .success(let response): record(request, response: CapturedResponse(response), error: nil)
-        case .failure(let error): record(request, response: error.response.map(CapturedResponse.init), error: error)
+        case .success(let response): record(request, response: response, error: nil)
+        case .failure(let error): record(request, response: error.response, error: error)
         }
     }
 
-    private func record(_ request: Request, response: CapturedResponse?, error: NetworkError?) {
+    private func record(_ request: Request, response: Response?, error: NetworkError?) {
         let duration = response?.metrics?.duration ?? .now - request.attemptStartedAt
         let startDate = response?.metrics?.startDate ?? Date(timeIntervalSinceNow: -duration.seconds)
         let requestBytes: Int
@@ -67,18 +67,15 @@ public final class CapturePlugin: Plugin {
         case .multipart(let body): requestBytes = Int(body.contentLength)
         }
         let bytes = requestBytes + (response?.data.count ?? 0)
-        var record: CaptureRecord?
-        if bytes <= maxBytes {
-            record = CaptureRecord(
-                request: request, response: response, error: error, startDate: startDate,
-                duration: duration, bytes: bytes, bodiesOmitted: false)
-        } else {
-            var request = request
-            request.body = .none
-            record = CaptureRecord(
-                request: request, response: response?.withoutBodies, error: error, startDate: startDate,
-                duration: duration, bytes: 0, bodiesOmitted: true)
-        }
+        // An exchange over the limit alone is kept without bodies: the request's, the response's,
+        // and those of the response an error carries.
+        let keepsBodies = bytes <= maxBytes
+        var kept = request
+        if !keepsBodies { kept.body = .none }
+        var record: CaptureRecord? = CaptureRecord(
+            request: kept, response: response.map { CapturedResponse($0.kept(for: kept, keepsBody: keepsBodies)) },
+            error: error?.kept(for: kept, keepsBody: keepsBodies), startDate: startDate, duration: duration,
+            bytes: keepsBodies ? bytes : 0, bodiesOmitted: !keepsBodies)
         if response?.statusCode == 101, request.headers["Upgrade"]?.lowercased() == "websocket" {
             record?.webSocket = CapturedWebSocketLog(budget: webSocketBudget)
         }
@@ -90,13 +87,16 @@ public final class CapturePlugin: Plugin {
 
     /// The message log of the handshake `request`'s entry, if it is still kept.
     func webSocketLog(for request: Request) -> CapturedWebSocketLog? {
-        buffer.withLock { $0.records }.last { $0.request.id == request.id && $0.request.attempt == request.attempt }?.webSocket
+        records.last { $0.request.id == request.id && $0.request.attempt == request.attempt }?.webSocket
     }
 
     // MARK: Reading
 
     /// How many entries are kept now.
     public var count: Int { buffer.withLock { $0.count } }
+
+    /// The kept records, oldest first, as stored (not redacted).
+    var records: [CaptureRecord] { buffer.withLock { $0.records } }
 
     /// Every kept entry, oldest first, redacted.
     package var exchanges: [CapturedExchange] { exchanges() }
@@ -112,7 +112,6 @@ public final class CapturePlugin: Plugin {
         host: String? = nil, path: String? = nil, status: ClosedRange<Int>? = nil,
         since: Date? = nil, until: Date? = nil
     ) -> [CapturedExchange] {
-        let records = buffer.withLock { $0.records }
         return records.filter { record in
             if let host, record.request.host.lowercased() != host.lowercased() { return false }
             if let path {

@@ -66,13 +66,39 @@ struct CapturedResponse: Sendable {
     }
     var source: ResponseSource { response.source }
     var metrics: ResponseMetrics? { response.metrics }
+}
 
-    /// The same response without its body or its request's body (a capture over its byte limit).
-    var withoutBodies: CapturedResponse {
-        var stripped = self
-        stripped.response.data = Data()
-        stripped.response.request.body = .none
-        return stripped
+extension Response {
+    /// This response as a capture of `request` keeps it: carrying `request` itself (usually the
+    /// very box it carries already; a transport or plugin may have attached another request, whose
+    /// body the capture's byte count would not see), and without its body when `keepsBody` is false
+    /// (`request` then has none either).
+    func kept(for request: Request, keepsBody: Bool) -> Response {
+        var kept = self
+        if !kept.request.sharesFields(with: request) { kept.request = request }
+        if !keepsBody { kept.data = Data() }
+        return kept
+    }
+}
+
+extension NetworkError {
+    /// This error as a capture of `request` keeps it: the response it carries, if any, kept the
+    /// same way (see ``Response/kept(for:keepsBody:)``); every other part unchanged.
+    func kept(for request: Request, keepsBody: Bool) -> NetworkError {
+        switch self {
+        case .unacceptableStatus(let response):
+            .unacceptableStatus(response.kept(for: request, keepsBody: keepsBody))
+        case .unacceptableContentType(let response, let accepted):
+            .unacceptableContentType(response.kept(for: request, keepsBody: keepsBody), accepted: accepted)
+        case .decodingFailed(let type, let keyPath, let reason, let bodyExcerpt, let response?, let underlying):
+            .decodingFailed(
+                type: type, keyPath: keyPath, reason: reason, bodyExcerpt: bodyExcerpt,
+                response: response.kept(for: request, keepsBody: keepsBody), underlying: underlying)
+        case .businessCode(let code, let message, let response):
+            .businessCode(code: code, message: message, response: response.kept(for: request, keepsBody: keepsBody))
+        default:
+            self
+        }
     }
 }
 

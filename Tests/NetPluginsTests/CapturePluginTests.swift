@@ -88,18 +88,41 @@ struct CapturePluginTests {
         #expect(last.path == "/big" && last.bodiesOmitted && last.responseBody.isEmpty)
     }
 
-    @Test func anOversizedRecordKeepsNeitherBodyThroughItsResponse() {
+    private func upload(_ bytes: Int) -> Request {
         var request = Request(url: URL(string: "https://a.example/upload")!, target: TestTarget())
-        request.body = .data(Data(repeating: 7, count: 64))
-        let response = Response(statusCode: 200, data: Data(repeating: 8, count: 64), request: request)
-        let stripped = CapturedResponse(response).withoutBodies
-        // The kept response must not hold the upload through its own request either.
-        guard case .none = stripped.response.request.body else {
-            Issue.record("the kept response still holds its request's body")
-            return
+        request.body = .data(Data(repeating: 7, count: bytes))
+        return request
+    }
+
+    @Test func anOversizedExchangeKeepsNoBodyNotEvenInTheResponseItsErrorCarries() async throws {
+        let capture = CapturePlugin(maxEntries: 10, maxBytes: 100)
+        let request = upload(64)
+        let refused = Response(statusCode: 500, data: Data(repeating: 8, count: 64), request: request)
+        await capture.didReceive(.failure(.unacceptableStatus(refused)), for: request)
+        let record = try #require(capture.records.last)
+        let kept = try #require(record.error?.response)
+        #expect(record.bodiesOmitted && record.bytes == 0 && kept.data.isEmpty && kept.statusCode == 500)
+        for body in [record.request.body, kept.request.body, try #require(record.response).response.request.body] {
+            guard case .none = body else {
+                Issue.record("a body is still held: \(body)")
+                return
+            }
         }
-        #expect(stripped.data.isEmpty)
-        #expect(stripped.statusCode == 200 && response.data.count == 64 && response.request.body.inMemoryData?.count == 64)
+        #expect(try #require(capture.exchanges.last).error?.contains("500") == true)
+        // The caller's values are untouched.
+        #expect(refused.data.count == 64 && request.body.inMemoryData?.count == 64)
+    }
+
+    @Test func aResponseCarryingAnotherRequestIsKeptWithTheRecordedOne() async throws {
+        let capture = CapturePlugin()
+        let request = upload(8)
+        // A custom transport (or a plugin answering in prepare) may attach a request whose body
+        // the byte count never saw.
+        let response = Response(statusCode: 200, data: Data("ok".utf8), request: upload(10_000))
+        await capture.didReceive(.success(response), for: request)
+        let record = try #require(capture.records.last)
+        let kept = try #require(record.response).response
+        #expect(kept.request.sharesFields(with: record.request) && record.bytes == 10 && kept.data == Data("ok".utf8))
     }
 
     @Test func bufferEvictsInOrderUnderMixedLimits() {

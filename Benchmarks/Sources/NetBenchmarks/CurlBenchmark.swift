@@ -114,10 +114,19 @@ func runWrk(url: URL, connections: Int) -> Double? {
     return line.flatMap { Double($0.split(separator: " ").last ?? "") }
 }
 
-/// The request tables' five real plugins: logger, retry, cache, mutation, capture.
-func realPlugins() -> [any Plugin] {
-    [
-        LoggerPlugin(output: { _ in }), RetryPlugin(), CachePlugin(storage: .memory(), policy: .networkElseCache),
-        MutationPlugin(request: { $0.headers["X-Bench"] = "1" }), CapturePlugin(),
+/// The request tables' five real plugins: logger, retry, cache, mutation, capture. With `only`
+/// (one of those names), that plugin alone in its place among four no-op plugins, to price each.
+func realPlugins(only: String? = nil) -> [any Plugin] {
+    let all: [(name: String, plugin: any Plugin)] = [
+        ("logger", LoggerPlugin(output: { _ in })), ("retry", RetryPlugin()),
+        ("cache", CachePlugin(storage: .memory(), policy: .networkElseCache)),
+        ("mutation", MutationPlugin(request: { $0.headers["X-Bench"] = "1" })), ("capture", CapturePlugin()),
     ]
+    guard let only else { return all.map(\.plugin) }
+    return all.map { $0.name == only ? $0.plugin : NoOpPlugin() }
+}
+
+/// The real plugins a profiling row names: `real` for all five, `real:NAME` for one of them.
+func realPlugins(named row: String) -> [any Plugin] {
+    realPlugins(only: row.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init))
 }

@@ -8,18 +8,20 @@ import Synchronization
 /// transport) + 5 no-op plugins + decode (with `bare`: `CurlTransport.send` + decode; with `task`:
 /// the same send in a `Task.immediate` of its own that the caller awaits, as a provider's call is;
 /// with `none`: `Provider()` without plugins; with `exec`: callers on the transport's executor;
-/// with `real`: the request tables' 5 real plugins), C at a time (default 1),
+/// with `real`: the request tables' 5 real plugins; with `real:NAME`, e.g. `real:cache`, that one in
+/// place of a no-op plugin), C at a time (default 1),
 /// and nothing else; for counting instructions or syscalls per request (`perf stat`, `strace -c`,
 /// callgrind): per request = (run of N2 − run of N1) / (N2 − N1).
 func profileLoop(_ spec: String) async throws {
     let parts = spec.split(separator: ",").compactMap { Int($0) }
+    let mode = spec.split(separator: ",").last.map(String.init) ?? ""
     let total = parts.first ?? 1000, concurrency = parts.count > 1 ? max(1, parts[1]) : 1
     let operation: @Sendable (Int) async throws -> Void
     let transport = CurlTransport()
-    if spec.hasSuffix(",bare") {
+    if mode == "bare" {
         let request = try await Provider<BenchAPI>(transport: transport).buildRequest(.small)
         operation = { _ in _ = try await transport.send(request, progress: nil).decode(SmallDocument.self) }
-    } else if spec.hasSuffix(",task") {
+    } else if mode == "task" {
         let request = try await Provider<BenchAPI>(transport: transport).buildRequest(.small)
         operation = { _ in
             let call = Task.immediate { try await transport.send(request, progress: nil) }
@@ -27,11 +29,11 @@ func profileLoop(_ spec: String) async throws {
         }
     } else {
         let plugins: [any Plugin] =
-            spec.hasSuffix(",real") ? realPlugins() : spec.hasSuffix(",none") ? [] : (0..<5).map { _ in NoOpPlugin() }
+            mode.hasPrefix("real") ? realPlugins(named: mode) : mode == "none" ? [] : (0..<5).map { _ in NoOpPlugin() }
         let provider = Provider<BenchAPI>(transport: transport, plugins: plugins)
         operation = { _ in _ = try await provider.request(.small, as: SmallDocument.self) }
     }
-    let executor: (any TaskExecutor)? = spec.hasSuffix(",exec") ? transport.executor : nil
+    let executor: (any TaskExecutor)? = mode == "exec" ? transport.executor : nil
     let before = threadCPUTimes()
     let run = try await measure(total: total, concurrency: concurrency, executor: executor, operation)
     print("\(run.requests) requests, \(format(run.perSecond)) req/s, \(format(run.cpuMicrosPerRequest, decimals: 1)) us CPU/req")

@@ -8,7 +8,7 @@ struct EmptyPlugin: Plugin {}
 /// alone on an immediate `StubTransport` (no network, no thread hop), to see what NetKit adds
 /// between a caller and its transport. ROW: `bare` (`StubTransport.send` on a built request),
 /// `none` (`Provider`, no plugin), `noop` (+ 5 plugins implementing five hooks as no-ops), `empty`
-/// (+ 5 plugins implementing nothing), `real` (+ the request tables' 5 real plugins). One row per process; heap allocations per call come from
+/// (+ 5 plugins implementing nothing), `real` (+ the request tables' 5 real plugins; `real:NAME`, e.g. `real:cache`, that one among 4 no-op ones). One row per process; heap allocations per call come from
 /// the benchmark's own counter (`MallocCounter`; heaptrack cannot hook this binary's allocator).
 func profilePipeline(_ spec: String) async throws {
     let parts = spec.split(separator: ",")
@@ -25,7 +25,7 @@ func profilePipeline(_ spec: String) async throws {
             switch row {
             case "noop": (0..<5).map { _ in NoOpPlugin() }
             case "empty": (0..<5).map { _ in EmptyPlugin() }
-            case "real": realPlugins()
+            case let real where real.hasPrefix("real"): realPlugins(named: real)
             default: []
             }
         let provider = Provider<BenchAPI>(transport: transport, plugins: plugins)

@@ -9,6 +9,9 @@ enum BenchAPI: TargetType {
     var path: String { "/small.json" }
     var method: HTTPMethod { .get }
     var content: RequestContent { .plain }
+    /// The document nginx serves (the file ends with a newline).
+    static let document = Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8 + [0x0A])
+
     /// The same document nginx serves, with nginx's headers, for stubbed profiling runs.
     var sampleResponse: SampleResponse {
         SampleResponse(
@@ -18,7 +21,7 @@ enum BenchAPI: TargetType {
                 "Content-Length": "95", "Last-Modified": "Fri, 27 Nov 2026 13:31:43 GMT", "Connection": "keep-alive",
                 "ETag": "\"6b09863f-5f\"", "Accept-Ranges": "bytes",
             ],
-            data: Data(#"{"id":1,"name":"NetKit","tags":["a","b"],"active":true,"score":9.5,"note":"benchmark payload"}"#.utf8))
+            data: Self.document)
     }
 }
 

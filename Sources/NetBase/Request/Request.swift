@@ -152,6 +152,12 @@ public struct Request: Sendable, CustomStringConvertible {
         return fields
     }
 
+    /// Whether `other` keeps its fields in this request's box (one is an unchanged copy of the
+    /// other's fields), so holding both costs no more memory than holding one.
+    package func sharesFields(with other: Request) -> Bool {
+        shared === other.shared
+    }
+
     /// The URL's host, or an empty string.
     package var host: String { url.host ?? "" }
 

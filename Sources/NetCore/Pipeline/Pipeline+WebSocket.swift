@@ -47,8 +47,11 @@ extension Pipeline {
         _ request: Request, handshake: WebSocketHandshake, configuration socketConfiguration: WebSocketConfiguration,
         into opened: Locked<WebSocketOpening?>
     ) async -> Result<Response, NetworkError> {
-        guard let sockets = transport as? any WebSocketTransport else {
-            return .failure(.transport(reason: Self.unsupportedReason(transport)))
+        let sockets: any WebSocketTransport
+        do {
+            sockets = try Self.webSocketTransport(transport)
+        } catch {
+            return .failure(error)
         }
         if let refusal = CapabilityCheck.refusal(of: request, by: transport) { return .failure(refusal) }
         let response: Response
@@ -65,6 +68,13 @@ extension Pipeline {
         if response.statusCode == 101 { return .success(response) }
         if let failure = configuration.validation(for: request.target).check(response) { return .failure(failure) }
         return .failure(.invalidResponse(reason: "the WebSocket handshake was answered with \(response.statusCode), not 101 Switching Protocols"))
+    }
+
+    /// `transport` as one that opens WebSockets (the pipeline's and the wrapping transports' one
+    /// check), or the error naming why it cannot.
+    static func webSocketTransport(_ transport: any Transport) throws(NetworkError) -> any WebSocketTransport {
+        guard let sockets = transport as? any WebSocketTransport else { throw .transport(reason: unsupportedReason(transport)) }
+        return sockets
     }
 
     /// Why `transport` cannot open WebSockets.

@@ -78,20 +78,17 @@ extension DeduplicatingTransport: StreamingTransport {
     package var enforcesLimitsAndDownloads: Bool { CustomTransportResponse.isEnforced(by: base) }
 }
 
-/// What makes two requests the same for ``DeduplicatingTransport``.
 extension DeduplicatingTransport: WebSocketTransport {
     /// Opens through `base`, never shared: a WebSocket is one caller's connection. A `base` that
-    /// cannot open WebSockets gets the same error the provider gives for it directly.
+    /// cannot open WebSockets fails with the error naming it (not this wrapper).
     package func openWebSocket(
         _ request: Request, handshake: WebSocketHandshake, configuration: WebSocketConfiguration
     ) async throws -> WebSocketOpening {
-        guard let sockets = base as? any WebSocketTransport else {
-            throw NetworkError.transport(reason: Pipeline.unsupportedReason(base))
-        }
-        return try await sockets.openWebSocket(request, handshake: handshake, configuration: configuration)
+        try await Pipeline.webSocketTransport(base).openWebSocket(request, handshake: handshake, configuration: configuration)
     }
 }
 
+/// What makes two requests the same for ``DeduplicatingTransport``.
 struct FlightKey: Hashable, Sendable {
     let method: String
     let url: URL

@@ -161,9 +161,6 @@ extension StubTransport: WebSocketTransport {
                 reason: "StubTransport cannot open WebSockets for a stubbed target (\(targetDescription(request.target))): "
                     + "return nil for it to open through the network transport, or use WebSocketStubTransport. Nothing was sent")
         }
-        guard let sockets = network as? any WebSocketTransport else {
-            throw NetworkError.transport(reason: Pipeline.unsupportedReason(network))
-        }
-        return try await sockets.openWebSocket(request, handshake: handshake, configuration: configuration)
+        return try await Pipeline.webSocketTransport(network).openWebSocket(request, handshake: handshake, configuration: configuration)
     }
 }
