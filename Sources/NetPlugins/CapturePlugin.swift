@@ -72,9 +72,11 @@ public final class CapturePlugin: Plugin {
         let keepsBodies = bytes <= maxBytes
         var kept = request
         if !keepsBodies { kept.body = .none }
+        // A failure's response is the one its error carries: kept once, for both.
+        let keptResponse = response?.kept(for: kept, keepsBody: keepsBodies)
         var record: CaptureRecord? = CaptureRecord(
-            request: kept, response: response.map { CapturedResponse($0.kept(for: kept, keepsBody: keepsBodies)) },
-            error: error?.kept(for: kept, keepsBody: keepsBodies), startDate: startDate, duration: duration,
+            request: kept, response: keptResponse.map(CapturedResponse.init),
+            error: keptResponse.flatMap { error?.carrying($0) } ?? error, startDate: startDate, duration: duration,
             bytes: keepsBodies ? bytes : 0, bodiesOmitted: !keepsBodies)
         if response?.statusCode == 101, request.headers["Upgrade"]?.lowercased() == "websocket" {
             record?.webSocket = CapturedWebSocketLog(budget: webSocketBudget)

@@ -82,22 +82,16 @@ extension Response {
 }
 
 extension NetworkError {
-    /// This error as a capture of `request` keeps it: the response it carries, if any, kept the
-    /// same way (see ``Response/kept(for:keepsBody:)``); every other part unchanged.
-    func kept(for request: Request, keepsBody: Bool) -> NetworkError {
+    /// This error with `response` in place of the response it carries (an error that carries
+    /// none is returned as it is).
+    func carrying(_ response: Response) -> NetworkError {
         switch self {
-        case .unacceptableStatus(let response):
-            .unacceptableStatus(response.kept(for: request, keepsBody: keepsBody))
-        case .unacceptableContentType(let response, let accepted):
-            .unacceptableContentType(response.kept(for: request, keepsBody: keepsBody), accepted: accepted)
-        case .decodingFailed(let type, let keyPath, let reason, let bodyExcerpt, let response?, let underlying):
-            .decodingFailed(
-                type: type, keyPath: keyPath, reason: reason, bodyExcerpt: bodyExcerpt,
-                response: response.kept(for: request, keepsBody: keepsBody), underlying: underlying)
-        case .businessCode(let code, let message, let response):
-            .businessCode(code: code, message: message, response: response.kept(for: request, keepsBody: keepsBody))
-        default:
-            self
+        case .unacceptableStatus: .unacceptableStatus(response)
+        case .unacceptableContentType(_, let accepted): .unacceptableContentType(response, accepted: accepted)
+        case .decodingFailed(let type, let keyPath, let reason, let bodyExcerpt, .some, let underlying):
+            .decodingFailed(type: type, keyPath: keyPath, reason: reason, bodyExcerpt: bodyExcerpt, response: response, underlying: underlying)
+        case .businessCode(let code, let message, _): .businessCode(code: code, message: message, response: response)
+        default: self
         }
     }
 }
