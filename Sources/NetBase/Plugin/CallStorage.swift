@@ -16,8 +16,9 @@ import Synchronization
 /// Unlike ``RequestContext`` (a value that `prepare` changes and later attempts inherit), this
 /// is a reference: a write is seen at once by every later hook of the call.
 public final class CallStorage: Sendable {
-    /// The values, made at the first write (most calls never write one).
-    private let table = AtomicLazyReference<ValueTable>()
+    /// The values, behind a `Mutex` stored in this object itself: an empty table allocates
+    /// nothing, so a call that never writes one costs no allocation for it.
+    private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
     /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); `nil` when no one
     /// does. Emptied by ``endObservation()``: each event holds its request, and so this store, so an observer
     /// that keeps events would otherwise keep itself alive through them.
@@ -46,15 +47,7 @@ public final class CallStorage: Sendable {
 
     /// The value for `key`, or its default.
     public subscript<Key: RequestContextKey>(key: Key.Type) -> Key.Value {
-        get { table.load()?.values.withLock { $0[ObjectIdentifier(key)] } as? Key.Value ?? Key.defaultValue }
-        set {
-            let values = table.load()?.values ?? table.storeIfNil(ValueTable()).values
-            values.withLock { $0[ObjectIdentifier(key)] = newValue }
-        }
-    }
-
-    /// The store's values behind their lock.
-    private final class ValueTable: Sendable {
-        let values = Locked<[ObjectIdentifier: any Sendable]>([:])
+        get { values.withLock { $0[ObjectIdentifier(key)] } as? Key.Value ?? Key.defaultValue }
+        set { values.withLock { $0[ObjectIdentifier(key)] = newValue } }
     }
 }
