@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Values the hooks of one call share: the same store for every hook and every attempt of a
 /// call, writable from hooks that receive the request by value (`succeed`, `failure`,
@@ -16,9 +15,10 @@ import Synchronization
 /// Unlike ``RequestContext`` (a value that `prepare` changes and later attempts inherit), this
 /// is a reference: a write is seen at once by every later hook of the call.
 public final class CallStorage: Sendable {
-    /// The values, behind a `Mutex` stored in this object itself: an empty table allocates
-    /// nothing, so a call that never writes one costs no allocation for it.
-    private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    /// The values. Behind `Locked` (a pthread mutex, which ThreadSanitizer models) rather than a
+    /// lazily published table or a `Synchronization.Mutex`: both saved the lock's allocation, and
+    /// both drew ThreadSanitizer reports when two first writers raced.
+    private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
     /// Who sees the call's ``NetworkEvent``s (see ``Request/report(_:)``); `nil` when no one
     /// does. Emptied by ``endObservation()``: each event holds its request, and so this store, so an observer
     /// that keeps events would otherwise keep itself alive through them.
