@@ -35,14 +35,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
+        // The package toolbox under everything: locks, clocks, once-values, POSIX reads and writes,
+        // SHA-256, durations, backoff, whitespace and JSON-path helpers. Package API only.
+        .target(name: "NetToolbox"),
         // Values and contracts every layer shares: targets, requests, responses, errors, the plugin
-        // and transport protocols, encoding, redaction, cookies, redirects. No threads of its own.
-        .target(name: "NetBase"),
+        // and transport protocols, encoding, events, the redaction rules their descriptions apply,
+        // the public cookie jar. No engine, no threads of its own.
+        .target(name: "NetBase", dependencies: ["NetToolbox"]),
+        // The WebSocket engine every transport shares (RFC 6455/7692): frame codec, connection state
+        // machine, handshake, permessage-deflate parameters, SHA-1, UTF-8 validation, the inbox,
+        // observers. Package API only; the public `WebSocket` values stay in NetBase.
+        .target(name: "NetWebSocketCore", dependencies: ["NetBase", "NetToolbox"]),
         // The libcurl engine (Linux); on Apple platforms the module is empty.
         .target(
             name: "NetCurl",
             dependencies: [
-                "NetBase", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                "NetBase", "NetToolbox", "NetWebSocketCore",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CCurlOpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "CZlib", condition: .when(platforms: [.linux])),
             ]
@@ -53,14 +62,14 @@ let package = Package(
         // zlib's raw deflate, for the curl WebSocket's permessage-deflate (NetCurl/WebSocket/CurlWebSocketDeflate.swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The URLSession transport.
-        .target(name: "NetURLSession", dependencies: ["NetBase"]),
+        .target(name: "NetURLSession", dependencies: ["NetBase", "NetToolbox", "NetWebSocketCore"]),
         // Provider, the pipeline, streams, stubs and the default transport of the platform; it
         // re-exports the layers below, so `import NetCore` is the one import a user needs.
         // The integrations live in NetCore/Integrations, each file behind `#if <Trait>`.
         .target(
             name: "NetCore",
             dependencies: [
-                "NetBase", "NetURLSession", "NetCurl",
+                "NetBase", "NetToolbox", "NetWebSocketCore", "NetURLSession", "NetCurl",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
@@ -68,37 +77,42 @@ let package = Package(
         ),
         .target(
             name: "NetPlugins",
-            dependencies: ["NetCore", .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"]))]
+            dependencies: [
+                "NetCore", "NetToolbox", "NetWebSocketCore",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
         ),
-        .target(name: "NetBatch", dependencies: ["NetCore"]),
+        .target(name: "NetBatch", dependencies: ["NetCore", "NetToolbox"]),
         .target(name: "NetChain", dependencies: ["NetCore"]),
         // NetKitTransport for generated OpenAPI clients; empty unless the OpenAPI trait is on.
         .target(
             name: "NetOpenAPI",
             dependencies: [
-                "NetCore",
+                "NetCore", "NetToolbox",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ]
         ),
         .executableTarget(
             name: "NetDemo",
-            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl"]
+            dependencies: ["NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetToolbox"]
         ),
         // Helpers shared by the live-server test targets (not a product).
-        .target(name: "NetTestSupport", dependencies: ["NetCore"], path: "Tests/NetTestSupport"),
-        .testTarget(name: "NetBaseTests", dependencies: ["NetBase", "NetTestSupport"]),
-        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetBase", "NetTestSupport"]),
-        .testTarget(name: "NetURLSessionTests", dependencies: ["NetCore", "NetBase", "NetURLSession"]),
-        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetBase", "NetCurl", "NetTestSupport"]),
-        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetPlugins", "NetTestSupport"]),
-        .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetPlugins", "NetTestSupport"]),
-        .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetBatch", "NetTestSupport"]),
-        .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetChain", "NetBatch", "NetTestSupport"]),
+        .target(name: "NetTestSupport", dependencies: ["NetCore", "NetToolbox"], path: "Tests/NetTestSupport"),
+        .testTarget(name: "NetBaseTests", dependencies: ["NetBase", "NetToolbox", "NetTestSupport"]),
+        .testTarget(name: "NetToolboxTests", dependencies: ["NetToolbox"]),
+        .testTarget(name: "NetWebSocketCoreTests", dependencies: ["NetWebSocketCore", "NetBase", "NetToolbox"]),
+        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetWebSocketCore", "NetTestSupport"]),
+        .testTarget(name: "NetURLSessionTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetURLSession", "NetWebSocketCore"]),
+        .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetCurl", "NetWebSocketCore", "NetTestSupport"]),
+        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetToolbox", "NetPlugins", "NetWebSocketCore", "NetTestSupport"]),
+        .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetToolbox", "NetPlugins", "NetTestSupport"]),
+        .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetToolbox", "NetBatch", "NetTestSupport"]),
+        .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetToolbox", "NetChain", "NetBatch", "NetTestSupport"]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "NetCore", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport", "NetOpenAPI",
+                "NetCore", "NetToolbox", "NetPlugins", "NetBatch", "NetChain", "NetCurl", "NetTestSupport", "NetOpenAPI",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ]
         ),
@@ -106,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "EcosystemTests",
             dependencies: [
-                "NetCore", "NetPlugins", "NetOpenAPI", "NetTestSupport",
+                "NetCore", "NetToolbox", "NetPlugins", "NetOpenAPI", "NetTestSupport",
                 .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
@@ -116,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["NetCore", "NetCurl", "NetPlugins", "NetBatch", "NetChain", "NetTestSupport"]
+            dependencies: ["NetCore", "NetToolbox", "NetCurl", "NetPlugins", "NetBatch", "NetChain", "NetTestSupport", "NetWebSocketCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import NetToolbox
 import NetBase
 
 /// A task ``Provider/cancelAll()`` can cancel, whatever it returns.

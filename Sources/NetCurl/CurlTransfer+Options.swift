@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetToolbox
     import NetBase
     import CCurl
     import Foundation

@@ -1,3 +1,4 @@
+import NetToolbox
 import NetBase
 
 /// The life of one curl transfer as libcurl's callbacks reveal it: events in, actions out, no I/O.

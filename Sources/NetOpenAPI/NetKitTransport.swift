@@ -1,4 +1,5 @@
 #if OpenAPI
+    import NetToolbox
     import Foundation
     import HTTPTypes
     import NetBase

@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+    import NetToolbox
     import FoundationNetworking
 #endif
 import Foundation

@@ -1,4 +1,5 @@
 #if !canImport(FoundationNetworking)
+    import NetWebSocketCore
     import Foundation
     import NetBase
 

@@ -1,4 +1,6 @@
 #if canImport(FoundationNetworking)
+    import NetWebSocketCore
+    import NetToolbox
     import FoundationNetworking
 #endif
 import Foundation
@@ -13,7 +15,7 @@ import NetBase
 /// the task and waits, up to the close timeout, for the task to report the end; ``closeCode`` is
 /// then the peer's code when the task has one, otherwise 1006. Sends and pings still waiting
 /// when the connection closes or fails end with a ``NetworkError``.
-final class URLSessionWebSocketConnection: WebSocketConnection {
+final class URLSessionWebSocketConnection: InboxBackedWebSocketConnection {
     private struct State {
         /// Closing or closed: nothing more is sent.
         var ended = false

@@ -1,4 +1,6 @@
 #if canImport(FoundationNetworking)
+    import NetWebSocketCore
+    import NetToolbox
     import FoundationNetworking
 #endif
 import Foundation

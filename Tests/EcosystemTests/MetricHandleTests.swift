@@ -1,4 +1,5 @@
 #if Metrics
+    import NetToolbox
     import CoreMetrics
     import Foundation
     import MetricsTestKit

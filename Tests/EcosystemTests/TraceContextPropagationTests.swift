@@ -1,4 +1,5 @@
 #if Tracing
+    import NetToolbox
     import Foundation
     import NetCore
     import NetPlugins

@@ -1,4 +1,5 @@
 // Runs the NetKit code of the article ComingFromAlamofire (its code is AlamofireMigrationExample.swift).
+import NetToolbox
 import Foundation
 import NetCore
 import NetPlugins

@@ -1,4 +1,5 @@
 // Mirrors the README section "Batches (NetBatch)"; keep them in sync.
+import NetToolbox
 import Foundation
 import NetBatch
 import NetCore

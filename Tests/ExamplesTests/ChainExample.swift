@@ -1,4 +1,5 @@
 // Mirrors the README section "Chains (NetChain)"; keep them in sync.
+import NetToolbox
 import Foundation
 import NetChain
 import NetCore

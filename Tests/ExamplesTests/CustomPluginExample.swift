@@ -1,5 +1,6 @@
 // Runs the plugins of the article "Writing a plugin" (their code is WritingAPluginArticle.swift)
 // on httpbin-shaped stubs.
+import NetToolbox
 import Foundation
 import NetCore
 import Testing

@@ -1,4 +1,5 @@
 // Runs the NetKit code of the article ComingFromMoya (its code is MoyaMigrationExample.swift).
+import NetToolbox
 import Foundation
 import NetCore
 import NetPlugins

@@ -1,4 +1,5 @@
 // Mirrors the README section "Plugins"; keep them in sync.
+import NetToolbox
 import Foundation
 import NetCore
 import NetPlugins

@@ -1,4 +1,5 @@
 // Mirrors the README section "Stubbing in tests"; keep them in sync.
+import NetToolbox
 import Foundation
 import NetCore
 import Testing

@@ -1,5 +1,6 @@
 // Shared helpers for the README examples: a tiny in-process stand-in for httpbin, so the
 // examples run with `StubTransport` (no network) in CI.
+import NetToolbox
 import Foundation
 import NetTestSupport
 import NetCore

@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetWebSocketCore
     import Foundation
     @testable import NetBase
     @testable import NetCurl

@@ -1,3 +1,4 @@
+import NetWebSocketCore
 import Foundation
 import NetCore
 @testable import NetPlugins

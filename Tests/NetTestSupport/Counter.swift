@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 /// Counts calls from concurrent tasks.

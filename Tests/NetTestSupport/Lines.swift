@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 /// Collects the lines a plugin writes (a logger's output), from any task.

@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 /// A clock that moves only when something sleeps on it or the test advances it: a sleep returns

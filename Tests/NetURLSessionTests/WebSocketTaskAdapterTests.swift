@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+    import NetWebSocketCore
     import FoundationNetworking
 #endif
 import Foundation
@@ -30,7 +31,7 @@ struct WebSocketTaskAdapterTests {
             configuration: WebSocketConfiguration(maximumMessageSize: maximumMessageSize, closeTimeout: closeTimeout))
     }
 
-    static func connection(_ opening: WebSocketOpening) throws -> any WebSocketConnection {
+    static func connection(_ opening: WebSocketOpening) throws -> any InboxBackedWebSocketConnection {
         guard case .upgraded(_, _, let connection) = opening else { throw NetworkError.invalidResponse(reason: "not upgraded") }
         return connection
     }

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Settings shared by every request of a ``Provider``: the base URL, headers and query parameters

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// The JSON file of a persistent ``CookieJar``: read once when the jar is made, written whole

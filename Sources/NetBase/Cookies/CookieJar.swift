@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Keeps the cookies servers set and sends them back, like a browser (RFC 6265).

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// One `Set-Cookie` line read by the parsing rules of RFC 6265 §5.2, before the storage rules

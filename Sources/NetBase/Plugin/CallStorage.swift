@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Values the hooks of one call share: the same store for every hook and every attempt of a

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Redacts JSON bodies by key, at any depth, with a byte scanner rather than a parser: formatting

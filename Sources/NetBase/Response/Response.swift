@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// An HTTP response with the request that produced it.

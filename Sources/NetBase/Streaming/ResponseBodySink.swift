@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Where a transport delivers a streamed response body, chunk by chunk, with backpressure.

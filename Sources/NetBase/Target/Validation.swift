@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Which HTTP status codes a target accepts as success.

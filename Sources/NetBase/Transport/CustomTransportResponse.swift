@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// What NetKit's own transports do while a response arrives, done afterwards for a transport

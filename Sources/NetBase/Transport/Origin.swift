@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Scheme, host and port: two URLs with equal origins may share credentials.

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Checks on a response's framing that every transport applies the same way.

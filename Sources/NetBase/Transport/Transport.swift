@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Sends built requests. ``URLSessionTransport``, `CurlTransport` and ``StubTransport`` are

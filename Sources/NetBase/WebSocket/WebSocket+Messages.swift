@@ -7,21 +7,21 @@ extension WebSocket {
     public struct Messages: AsyncSequence, Sendable {
         /// The element type.
         public typealias Element = Message
-        let inbox: WebSocketInbox
+        let source: any WebSocketMessageSource
 
         /// An iterator over the messages.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(inbox: inbox)
+            Iterator(source: source)
         }
 
         /// Reads the next message, waiting for it.
         public struct Iterator: AsyncIteratorProtocol {
-            let inbox: WebSocketInbox
+            let source: any WebSocketMessageSource
 
             /// The next message, or `nil` after the close.
             /// - Throws: ``NetworkError``.
             public mutating func next() async throws -> Message? {
-                try await inbox.next()
+                try await source.next()
             }
         }
     }

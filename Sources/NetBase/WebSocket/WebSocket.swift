@@ -34,7 +34,7 @@ public final class WebSocket: Sendable {
         self.response = response
         self.subprotocol = subprotocol
         self.connection = connection
-        self.messages = Messages(inbox: connection.inbox)
+        self.messages = Messages(source: connection.messageSource)
     }
 
     deinit {
@@ -74,8 +74,8 @@ public final class WebSocket: Sendable {
 /// A transport's side of one open WebSocket: what ``WebSocket`` forwards to. A class, so
 /// observers can refer to it weakly (it owns the inbox that keeps them).
 package protocol WebSocketConnection: AnyObject, Sendable {
-    /// Where received messages wait for the reader.
-    var inbox: WebSocketInbox { get }
+    /// Where received messages wait for the reader (the engine's inbox, in NetWebSocketCore).
+    var messageSource: any WebSocketMessageSource { get }
     /// Sends a message; throws ``NetworkError`` once closing or failed.
     func send(_ message: WebSocket.Message) async throws
     /// Sends a ping and waits for its pong.
@@ -88,4 +88,13 @@ package protocol WebSocketConnection: AnyObject, Sendable {
     var closeCode: WebSocket.CloseCode? { get }
     /// The peer's close reason once closed.
     var closeReason: String? { get }
+}
+
+/// The reader's end of a connection's received messages: what ``WebSocket/Messages`` iterates.
+/// The contract lives here so the public `WebSocket` needs no engine; NetWebSocketCore's
+/// `WebSocketInbox` is the one implementation.
+package protocol WebSocketMessageSource: Sendable {
+    /// The next message, waiting for it; `nil` after the close.
+    /// - Throws: ``NetworkError``.
+    func next() async throws -> WebSocket.Message?
 }

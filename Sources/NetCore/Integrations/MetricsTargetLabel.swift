@@ -1,4 +1,5 @@
 #if Metrics
+    import NetToolbox
     import NetBase
 
     /// The `target` label of ``NetworkMetrics``, worked out by reflection once per target type (and

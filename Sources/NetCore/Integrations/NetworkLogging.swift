@@ -1,4 +1,5 @@
 #if Logging
+    import NetToolbox
     import Foundation
     import Logging
     import NetBase

@@ -1,3 +1,5 @@
+import NetWebSocketCore
+import NetToolbox
 import NetBase
 import Foundation
 

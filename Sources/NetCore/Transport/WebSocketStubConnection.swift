@@ -1,9 +1,11 @@
+import NetWebSocketCore
+import NetToolbox
 import NetBase
 import Foundation
 
 /// The in-memory connection of ``WebSocketStubTransport``: two inboxes, one per direction, and
 /// the close codes each side sent.
-final class WebSocketStubConnection: WebSocketConnection {
+final class WebSocketStubConnection: InboxBackedWebSocketConnection {
     private struct State {
         var closed = false
         var closeCode: WebSocket.CloseCode?

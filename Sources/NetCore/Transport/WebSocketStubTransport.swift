@@ -1,3 +1,4 @@
+import NetWebSocketCore
 import NetBase
 import Foundation
 

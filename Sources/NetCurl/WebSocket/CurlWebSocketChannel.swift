@@ -1,10 +1,12 @@
 #if canImport(CCurl)
+    import NetWebSocketCore
+    import NetToolbox
     import NetBase
     import Foundation
 
     /// The thread-safe face of one curl WebSocket: callers append commands and wake the
     /// connection's I/O thread (``CurlWebSocketLoop``), which alone touches libcurl and the socket.
-    final class CurlWebSocketChannel: WebSocketConnection {
+    final class CurlWebSocketChannel: InboxBackedWebSocketConnection {
         /// What a caller asked for, carried out on the I/O thread.
         enum Command {
             /// A message whose sender waits as `waiter` (see ``complete(_:with:)``).

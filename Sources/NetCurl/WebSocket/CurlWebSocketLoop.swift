@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetWebSocketCore
     import NetBase
     import CCurl
     import Foundation

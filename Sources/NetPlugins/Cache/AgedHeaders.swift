@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 /// A stored response's headers with the `Age` field a hit must carry (RFC 9111 §5.1), kept for

@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 /// The recorded exchanges and which of them have answered, shared by every copy of a

@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 // Perf: Benchmarks row "Logger + Capture overhead, CurlTransport, 8 concurrent".

@@ -1,3 +1,5 @@
+import NetWebSocketCore
+import NetToolbox
 import Foundation
 import NetCore
 import NetTestSupport
@@ -10,7 +12,7 @@ import Testing
 @Suite("WebSocket attempts that are not kept")
 struct WebSocketAbandonTests {
     /// A connection that records whether it was closed (waiting) or abandoned (not waiting).
-    final class RecordingConnection: WebSocketConnection {
+    final class RecordingConnection: InboxBackedWebSocketConnection {
         let inbox = WebSocketInbox(capacity: 1024)
         let calls = Locked<[String]>([])
         func send(_ message: WebSocket.Message) async throws {}

@@ -1,3 +1,5 @@
+@testable import NetWebSocketCore
+import NetToolbox
 import Foundation
 import NetCore
 import NetTestSupport
@@ -77,7 +79,7 @@ struct WebSocketObserverTests {
     }
 
     /// A connection that only has an inbox.
-    final class Bare: WebSocketConnection {
+    final class Bare: InboxBackedWebSocketConnection {
         let inbox = WebSocketInbox(capacity: 1024)
         func send(_ message: WebSocket.Message) async throws {}
         func ping() async throws {}

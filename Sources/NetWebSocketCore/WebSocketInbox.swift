@@ -1,3 +1,5 @@
+import NetToolbox
+import NetBase
 import Foundation
 
 /// Received WebSocket messages waiting for their reader, with back-pressure: the connection asks

@@ -1,3 +1,4 @@
+import NetBase
 /// The errors WebSocket connections share across transports.
 package enum WebSocketErrors {
     /// A send, ping or close after the connection closed or failed.

@@ -1,7 +1,8 @@
+@testable import NetWebSocketCore
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// Frame encoding (masked, every length form) and the incremental decoder's header checks.
 @Suite("WebSocket frame codec")

@@ -1,3 +1,4 @@
+import NetBase
 /// The pings a connection sent and waits for pongs to, each with a payload of its own (its
 /// waiter's number), so a pong answers only the ping whose payload it echoes (RFC 6455, section
 /// 5.5.3), never one sent after it, and an unsolicited pong (a heartbeat) answers none.

@@ -1,3 +1,4 @@
+import NetBase
 /// A transport that can open WebSockets: `CurlTransport`, ``WebSocketStubTransport``, and
 /// `URLSessionTransport` on Apple platforms. `Provider.webSocket(_:configuration:)` answers a
 /// transport without it with a clear ``NetworkError``.
@@ -16,7 +17,7 @@ package protocol WebSocketTransport: Transport {
 /// How a transport's handshake ended.
 package enum WebSocketOpening: Sendable {
     /// A valid 101: the connection is open.
-    case upgraded(Response, subprotocol: String?, connection: any WebSocketConnection)
+    case upgraded(Response, subprotocol: String?, connection: any InboxBackedWebSocketConnection)
     /// Another answer (a 401, a redirect, a 200): no WebSocket; the pipeline decides.
     case answered(Response)
 

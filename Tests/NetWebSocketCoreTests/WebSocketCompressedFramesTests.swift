@@ -1,7 +1,8 @@
+@testable import NetWebSocketCore
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// How the connection state machine treats RSV1 and compressed messages (RFC 7692, section 6),
 /// with a stand-in transformation (the zlib one is tested in NetCurlTests).

@@ -1,3 +1,4 @@
+import NetBase
 /// Why a peer's bytes fail the connection, with the close code RFC 6455 requires for it.
 package struct WebSocketProtocolViolation: Error, Sendable, Equatable {
     /// The code sent in the close frame that fails the connection.

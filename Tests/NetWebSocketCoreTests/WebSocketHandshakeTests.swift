@@ -1,7 +1,8 @@
+@testable import NetWebSocketCore
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// The client's checks of the server's answer to the opening handshake (RFC 6455, section 4.1).
 @Suite("WebSocket handshake checks")

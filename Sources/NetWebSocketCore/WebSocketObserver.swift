@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// A plugin that watches the WebSockets a provider opens (``LoggerPlugin`` and ``CapturePlugin``
@@ -24,13 +25,13 @@ package protocol WebSocketObserver: Sendable {
 
 /// A connection whose sends, arrivals and end are reported to observers; everything else is
 /// the wrapped connection's.
-package final class ObservedWebSocketConnection: WebSocketConnection {
-    private let base: any WebSocketConnection
+package final class ObservedWebSocketConnection: InboxBackedWebSocketConnection {
+    private let base: any InboxBackedWebSocketConnection
     private let observers: [any WebSocketObserver]
 
     /// Wraps `base` and starts reporting to `observers` (messages that arrived before this are
     /// reported first, in order).
-    package init(_ base: any WebSocketConnection, observers: [any WebSocketObserver]) {
+    package init(_ base: any InboxBackedWebSocketConnection, observers: [any WebSocketObserver]) {
         self.base = base
         self.observers = observers
         // `base` owns the inbox that keeps this closure: a strong capture would be a cycle (the

@@ -1,7 +1,9 @@
+@testable import NetWebSocketCore
+import NetToolbox
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// The bounded queue between a WebSocket's connection and its reader (back-pressure).
 @Suite("WebSocket inbox")

@@ -1,3 +1,4 @@
+import NetBase
 /// Checks that text is UTF-8 (RFC 3629) as it arrives, fragment by fragment, so that a text
 /// message fails as soon as a byte cannot belong to valid UTF-8 (RFC 6455, section 8.1), even
 /// when a character is split across frames.

@@ -1,7 +1,6 @@
+@testable import NetToolbox
 import Foundation
 import Testing
-
-@testable import NetBase
 
 @Suite("OnceValue: resume once, whoever comes first")
 struct OnceValueTests {

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// The two spellings of a WebSocket URL: `ws`/`wss` (what a WebSocket API takes) and

@@ -1,3 +1,4 @@
+import NetBase
 /// Reads server frames from bytes as they arrive, checking each frame header (RFC 6455,
 /// section 5.2) before any of its payload is kept: reserved bits and opcodes, masking (a server
 /// never masks), control-frame rules, and the length against what the message may still grow by.

@@ -1,7 +1,8 @@
+@testable import NetWebSocketCore
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// Every transition of a WebSocket connection (RFC 6455, sections 5-7) without a socket.
 @Suite("WebSocket connection state machine")

@@ -1,3 +1,4 @@
+import NetBase
 /// permessage-deflate's payload transformation (RFC 7692, section 7.2) for one connection,
 /// as ``WebSocketConnectionStateMachine`` uses it: a transport that negotiated the extension
 /// passes one (the curl transport's is zlib's raw deflate, `CurlWebSocketDeflate`).

@@ -1,5 +1,5 @@
+@testable import NetToolbox
 import Foundation
-import NetBase
 import Testing
 
 @Suite("SHA-256 (FIPS 180-4 vectors)")

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// SHA-1 (FIPS 180-4), only for the WebSocket opening handshake (RFC 6455, section 4.2.2):

@@ -1,7 +1,8 @@
+@testable import NetWebSocketCore
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// permessage-deflate's negotiation (RFC 7692, sections 5 and 7.1): the offer, and the strict
 /// reading of the server's `Sec-WebSocket-Extensions` answer.

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// The client side of the opening handshake (RFC 6455, section 4.1): the headers a request

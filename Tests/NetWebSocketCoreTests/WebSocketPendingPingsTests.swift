@@ -1,6 +1,7 @@
+@testable import NetWebSocketCore
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// Which waiting pings a pong answers.
 @Suite("WebSocket pending pings")

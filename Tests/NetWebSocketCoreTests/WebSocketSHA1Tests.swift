@@ -1,7 +1,9 @@
+@testable import NetWebSocketCore
+import NetToolbox
 import Foundation
 import Testing
 
-@testable import NetBase
+import NetBase
 
 /// The SHA-1 the handshake uses, against FIPS 180 and RFC 3174 test vectors and RFC 6455's example.
 @Suite("WebSocket SHA-1 and handshake keys")

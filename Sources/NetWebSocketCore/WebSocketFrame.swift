@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// One WebSocket frame (RFC 6455, section 5.2), unmasked.

@@ -1,3 +1,4 @@
+import NetBase
 /// What a server agreed to for permessage-deflate (RFC 7692, section 7.1): read strictly from
 /// its `Sec-WebSocket-Extensions` answer by ``negotiate(answer:offered:)``.
 package struct WebSocketDeflateParameters: Sendable, Equatable {

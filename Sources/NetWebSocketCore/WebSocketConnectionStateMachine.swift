@@ -1,3 +1,4 @@
+import NetBase
 /// The life of one open WebSocket connection (RFC 6455, sections 5-7): events in, actions out,
 /// no I/O. A transport feeds it the bytes it reads and what the caller asks for, and does what
 /// each answer says: write bytes, deliver a message, start or stop the close timer, close the
