@@ -99,6 +99,12 @@ let package = Package(
         ),
         // Helpers shared by the live-server test targets (not a product).
         .target(name: "NetTestSupport", dependencies: ["NetCore", "NetToolbox"], path: "Tests/NetTestSupport"),
+        // The benchmarks' heap-allocation counter (one C file, shared by path), for the allocation
+        // budget below.
+        .target(name: "NetMallocCounter", path: "Benchmarks/Sources/MallocCounter"),
+        // Heap allocations per request under a budget: the request path's layout rules, guarded
+        // (a debug build; scripts/test runs it, the sanitizer passes leave it out).
+        .testTarget(name: "AllocationBudgetTests", dependencies: ["NetCore", "NetMallocCounter", "NetTestSupport"]),
         .testTarget(name: "NetBaseTests", dependencies: ["NetBase", "NetToolbox", "NetTestSupport"]),
         .testTarget(name: "NetToolboxTests", dependencies: ["NetToolbox"]),
         .testTarget(name: "NetWebSocketCoreTests", dependencies: ["NetWebSocketCore", "NetBase", "NetToolbox"]),

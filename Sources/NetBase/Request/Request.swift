@@ -10,7 +10,7 @@ public struct Request: Sendable, CustomStringConvertible {
     /// retain and a few words, not hundreds of bytes. A change makes a new box: the fields are
     /// taken out and the old box let go first (`nil` only for that moment), so a request no copy
     /// shares changes its fields in place.
-    private var shared: SharedRequestFields?
+    private var shared: SharedFields<RequestFields>
     /// The whole-request deadline, measured from the moment the transport starts sending.
     public var timeout: Duration
     /// Which attempt this is, starting at 1.
@@ -20,100 +20,60 @@ public struct Request: Sendable, CustomStringConvertible {
 
     /// The HTTP method.
     public var method: HTTPMethod {
-        get { shared!.fields.method }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.method
-        }
+        get { shared.fields.method }
+        _modify { yield &shared.fields.method }
     }
     /// The full URL, query included.
     public var url: URL {
-        get { shared!.fields.url }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.url
-        }
+        get { shared.fields.url }
+        _modify { yield &shared.fields.url }
     }
     /// The header fields (case-insensitive names).
     public var headers: HTTPHeaders {
-        get { shared!.fields.headers }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.headers
-        }
+        get { shared.fields.headers }
+        _modify { yield &shared.fields.headers }
     }
     /// The body.
     public var body: RequestBody {
-        get { shared!.fields.body }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.body
-        }
+        get { shared.fields.body }
+        _modify { yield &shared.fields.body }
     }
     /// Where a download is written, or `nil` for responses kept in memory.
     package var download: DownloadDestination? {
-        get { shared!.fields.download }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.download
-        }
+        get { shared.fields.download }
+        _modify { yield &shared.fields.download }
     }
     /// TLS requirements (pins, extra trusted certificates). A transport that cannot enforce them
     /// fails the request instead of sending it.
     public var tls: TLSPolicy? {
-        get { shared!.fields.tls }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.tls
-        }
+        get { shared.fields.tls }
+        _modify { yield &shared.fields.tls }
     }
     /// How large the response may be; transports stop reading past these limits.
     package var limits: ResponseLimits {
-        get { shared!.fields.limits }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.limits
-        }
+        get { shared.fields.limits }
+        _modify { yield &shared.fields.limits }
     }
     /// Chooses the TLS policy for the origins redirects lead to. A redirect to another origin
     /// never inherits ``tls``: it gets `redirectTLS?.policy(for:)` for its own URL, or none.
     package var redirectTLS: TLSPolicyResolver? {
-        get { shared!.fields.redirectTLS }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.redirectTLS
-        }
+        get { shared.fields.redirectTLS }
+        _modify { yield &shared.fields.redirectTLS }
     }
     /// Values plugins pass along; kept across retries of the same call.
     public var context: RequestContext {
-        get { shared!.fields.context }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.context
-        }
+        get { shared.fields.context }
+        _modify { yield &shared.fields.context }
     }
     /// State the hooks of this call share across hooks and attempts (see ``CallStorage``).
     public package(set) var callStorage: CallStorage {
-        get { shared!.fields.callStorage }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedRequestFields(fields) }
-            yield &fields.callStorage
-        }
+        get { shared.fields.callStorage }
+        _modify { yield &shared.fields.callStorage }
     }
     /// Identifies the call; the same for every attempt.
-    public var id: UUID { shared!.fields.id }
+    public var id: UUID { shared.fields.id }
     /// The target this request was built from.
-    public var target: any TargetType { shared!.fields.target }
+    public var target: any TargetType { shared.fields.target }
 
     /// Creates a request. ``Provider`` builds requests for you; this is for transports and tests.
     public init(
@@ -135,8 +95,8 @@ public struct Request: Sendable, CustomStringConvertible {
         target: any TargetType, limits: ResponseLimits = ResponseLimits(), redirectTLS: TLSPolicyResolver? = nil,
         callStorage: CallStorage, attemptStartedAt: ContinuousClock.Instant
     ) {
-        shared = SharedRequestFields(
-            SharedRequestFields.Fields(
+        shared = SharedFields(
+            RequestFields(
                 method: method, url: url, headers: headers, body: body, download: download, tls: tls, limits: limits,
                 redirectTLS: redirectTLS, context: context, callStorage: callStorage, id: id, target: target))
         self.timeout = timeout
@@ -144,18 +104,11 @@ public struct Request: Sendable, CustomStringConvertible {
         self.attemptStartedAt = attemptStartedAt
     }
 
-    /// The fields, taken out for a change that stores them in a new box: the old box is let go
-    /// first, so when no copy shares it the fields' own storage is unshared and changes in place.
-    private mutating func takeFields() -> SharedRequestFields.Fields {
-        let fields = shared!.fields
-        shared = nil
-        return fields
-    }
 
     /// Whether `other` keeps its fields in this request's box (one is an unchanged copy of the
     /// other's fields), so holding both costs no more memory than holding one.
     package func sharesFields(with other: Request) -> Bool {
-        shared === other.shared
+        shared.isSame(as: other.shared)
     }
 
     /// The URL's host, or an empty string.
@@ -201,27 +154,18 @@ package struct TLSPolicyResolver: Sendable {
     }
 }
 
-/// The box behind ``Request``'s rarely changed fields. Immutable, so a request's copies share it
-/// across tasks safely; a change to any of these fields replaces the box.
-private final class SharedRequestFields: Sendable {
-    struct Fields: Sendable {
-        var method: HTTPMethod
-        var url: URL
-        var headers: HTTPHeaders
-        var body: RequestBody
-        var download: DownloadDestination?
-        var tls: TLSPolicy?
-        var limits: ResponseLimits
-        var redirectTLS: TLSPolicyResolver?
-        var context: RequestContext
-        var callStorage: CallStorage
-        let id: UUID
-        let target: any TargetType
-    }
-
-    let fields: Fields
-
-    init(_ fields: Fields) {
-        self.fields = fields
-    }
+/// ``Request``'s rarely changed fields, kept in one ``SharedFields`` box.
+private struct RequestFields: Sendable {
+    var method: HTTPMethod
+    var url: URL
+    var headers: HTTPHeaders
+    var body: RequestBody
+    var download: DownloadDestination?
+    var tls: TLSPolicy?
+    var limits: ResponseLimits
+    var redirectTLS: TLSPolicyResolver?
+    var context: RequestContext
+    var callStorage: CallStorage
+    let id: UUID
+    let target: any TargetType
 }

@@ -7,7 +7,7 @@ public struct Response: Sendable, CustomStringConvertible {
     /// of a call (each a task allocation), and a copy is then one retain. A change makes a new
     /// box: the fields are taken out and the old box let go first (`nil` only for that moment),
     /// so a response no copy shares changes its fields in place (`data.append` stays linear).
-    private var shared: SharedResponseFields?
+    private var shared: SharedFields<ResponseFields>
     /// Always `nil`: an existential field keeps `Response`, and with it `NetworkError`, an
     /// address-only type. With both loadable, Swift 6.3.1's SIL generator breaks some typed
     /// `catch .unacceptableStatus(let refused)` clauses (the ownership verifier aborts the compiler
@@ -17,75 +17,43 @@ public struct Response: Sendable, CustomStringConvertible {
 
     /// The HTTP status code.
     public var statusCode: Int {
-        get { shared!.fields.statusCode }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.statusCode
-        }
+        get { shared.fields.statusCode }
+        _modify { yield &shared.fields.statusCode }
     }
     /// The header fields (case-insensitive names).
     public var headers: HTTPHeaders {
-        get { shared!.fields.headers }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.headers
-        }
+        get { shared.fields.headers }
+        _modify { yield &shared.fields.headers }
     }
     /// The body. Empty for downloads to disk (see ``fileURL``).
     public var data: Data {
-        get { shared!.fields.data }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.data
-        }
+        get { shared.fields.data }
+        _modify { yield &shared.fields.data }
     }
     /// Where a download was written.
     public var fileURL: URL? {
-        get { shared!.fields.fileURL }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.fileURL
-        }
+        get { shared.fields.fileURL }
+        _modify { yield &shared.fields.fileURL }
     }
     /// The request as it was sent (after every plugin's `prepare`).
     public var request: Request {
-        get { shared!.fields.request }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.request
-        }
+        get { shared.fields.request }
+        _modify { yield &shared.fields.request }
     }
     /// Where the response came from.
     public var source: ResponseSource {
-        get { shared!.fields.source }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.source
-        }
+        get { shared.fields.source }
+        _modify { yield &shared.fields.source }
     }
     /// Details when the response came from a cache.
     public var cacheInfo: CacheInfo? {
-        get { shared!.fields.cacheInfo }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.cacheInfo
-        }
+        get { shared.fields.cacheInfo }
+        _modify { yield &shared.fields.cacheInfo }
     }
     /// Timings and sizes, when the transport measured them.
     public var metrics: ResponseMetrics? {
-        get { shared!.fields.metrics }
-        _modify {
-            var fields = takeFields()
-            defer { shared = SharedResponseFields(fields) }
-            yield &fields.metrics
-        }
+        get { shared.fields.metrics }
+        _modify { yield &shared.fields.metrics }
     }
 
     /// Creates a response, for stubs, plugins answering in `prepare`, and transports.
@@ -93,19 +61,12 @@ public struct Response: Sendable, CustomStringConvertible {
         statusCode: Int, headers: HTTPHeaders = [:], data: Data = Data(), request: Request,
         fileURL: URL? = nil, source: ResponseSource = .network, metrics: ResponseMetrics? = nil
     ) {
-        shared = SharedResponseFields(
-            SharedResponseFields.Fields(
+        shared = SharedFields(
+            ResponseFields(
                 statusCode: statusCode, headers: headers, data: data, fileURL: fileURL, request: request, source: source,
                 cacheInfo: nil, metrics: metrics))
     }
 
-    /// The fields, taken out for a change that stores them in a new box: the old box is let go
-    /// first, so when no copy shares it the fields' own storage is unshared and changes in place.
-    private mutating func takeFields() -> SharedResponseFields.Fields {
-        let fields = shared!.fields
-        shared = nil
-        return fields
-    }
 
     /// The body as text (UTF-8 by default); `nil` when it is not valid in that encoding.
     public func string(encoding: String.Encoding = .utf8) -> String? {
@@ -229,23 +190,14 @@ extension Response {
     }
 }
 
-/// The box behind ``Response``'s fields. Immutable, so a response's copies share it across tasks
-/// safely; a change to any field replaces the box.
-private final class SharedResponseFields: Sendable {
-    struct Fields: Sendable {
-        var statusCode: Int
-        var headers: HTTPHeaders
-        var data: Data
-        var fileURL: URL?
-        var request: Request
-        var source: ResponseSource
-        var cacheInfo: CacheInfo?
-        var metrics: ResponseMetrics?
-    }
-
-    let fields: Fields
-
-    init(_ fields: Fields) {
-        self.fields = fields
-    }
+/// ``Response``'s fields, kept in one ``SharedFields`` box.
+private struct ResponseFields: Sendable {
+    var statusCode: Int
+    var headers: HTTPHeaders
+    var data: Data
+    var fileURL: URL?
+    var request: Request
+    var source: ResponseSource
+    var cacheInfo: CacheInfo?
+    var metrics: ResponseMetrics?
 }
