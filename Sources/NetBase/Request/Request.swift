@@ -104,7 +104,6 @@ public struct Request: Sendable, CustomStringConvertible {
         self.attemptStartedAt = attemptStartedAt
     }
 
-
     /// Whether `other` keeps its fields in this request's box (one is an unchanged copy of the
     /// other's fields), so holding both costs no more memory than holding one.
     package func sharesFields(with other: Request) -> Bool {

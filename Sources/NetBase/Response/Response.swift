@@ -67,7 +67,6 @@ public struct Response: Sendable, CustomStringConvertible {
                 cacheInfo: nil, metrics: metrics))
     }
 
-
     /// The body as text (UTF-8 by default); `nil` when it is not valid in that encoding.
     public func string(encoding: String.Encoding = .utf8) -> String? {
         String(data: data, encoding: encoding)

@@ -100,7 +100,7 @@ public struct CachePlugin: Plugin {
 
     /// Every credential header name: the standard ones and ``credentialHeaders``.
     let credentials: CredentialHeaders
-    private let policyProvider: (@Sendable (any TargetType) -> CachePolicy?)?
+    let policyProvider: (@Sendable (any TargetType) -> CachePolicy?)?
     let now: @Sendable () -> Date
     /// Sends the background revalidations of ``CachePolicy/http``'s `stale-while-revalidate`.
     package let revalidationTransport: (any Transport)?
@@ -296,83 +296,5 @@ public struct CachePlugin: Plugin {
         else { return result }
         if response.statusCode == 304 { return .success(await refresh(entry, with: response, state: state, request: request)) }
         return staleAnswer(for: request, state: state, transportFailure: false).map { .success($0) } ?? result
-    }
-
-    // MARK: Internals
-
-    /// Stores `entry` refreshed by a 304 (its headers merged in, its age reset) and returns the
-    /// response to give the caller.
-    private func refresh(_ entry: CacheEntry, with notModified: Response, state: CacheState, request: Request) async -> Response {
-        request.report(.cacheRevalidated)
-        if state.rule.policy == .http {
-            let refreshed = refreshedHTTPEntry(entry, with: notModified, state: state)
-            await storeRefreshed(refreshed, for: request, state: state)
-            let judgement = HTTPJudgement(entry: refreshed, limit: state.rule.maxAge, at: now())
-            var response = httpResponse(refreshed, for: request, judgement: judgement)
-            response.cacheInfo?.isStale = false
-            return response
-        }
-        var refreshed = entry
-        for field in notModified.headers where !Self.representationHeaders.contains(field.name.lowercased()) {
-            refreshed.headers[field.name] = field.value
-        }
-        let time = now()
-        refreshed.storedAt = time
-        if respectsCacheControl { refreshed.maxAge = CacheControl(refreshed.headers).responseLimit }
-        await storeRefreshed(refreshed, for: request, state: state)
-        return cachedResponse(refreshed, for: request, at: time, stale: false)
-    }
-
-    /// Stores an entry a 304 refreshed, or removes it when its new headers forbid storing.
-    func storeRefreshed(_ entry: CacheEntry, for request: Request, state: CacheState) async {
-        guard mayStore(for: request, state: state) else { return }
-        var refreshed = entry
-        if let varying = admission(of: refreshed.headers, for: request) {
-            refreshed.varyingHeaders = varying
-            await storage.storeIfPossible(refreshed, for: state.key)
-        } else {
-            await storage.remove(for: state.key)
-        }
-    }
-
-    private func cachedResponse(_ entry: CacheEntry, for request: Request, at time: Date, stale: Bool) -> Response {
-        var response = Response(
-            statusCode: entry.statusCode, headers: entry.headers, data: entry.data,
-            request: request, source: .cache)
-        response.cacheInfo = CacheInfo(age: entry.age(at: time), isStale: stale)
-        return response
-    }
-
-    /// The rule for `target`, which callers unwrap from ``/NetCore/AnyTarget`` first
-    /// (``/NetCore/Request/originalTarget``).
-    func rule(for target: any TargetType) -> CacheRule {
-        if Self.adoptsCacheableTarget(type(of: target)), let cacheable = target as? any CacheableTarget {
-            return CacheRule(
-                policy: cacheable.cachePolicy, isExplicit: true, maxAge: cacheable.cacheMaxAge ?? maxAge,
-                version: cacheable.cacheVersion ?? version, sensitiveData: cacheable.cacheSensitiveData,
-                allowsAuthorization: cacheable.cachesAuthorizedRequests ?? cachesAuthorizedRequests)
-        }
-        if let chosen = policyProvider?(target) {
-            return CacheRule(
-                policy: chosen, isExplicit: true, maxAge: maxAge, version: version,
-                sensitiveData: nil, allowsAuthorization: cachesAuthorizedRequests)
-        }
-        return CacheRule(
-            policy: policy, isExplicit: false, maxAge: maxAge, version: version,
-            sensitiveData: nil, allowsAuthorization: cachesAuthorizedRequests)
-    }
-
-    // Perf: Benchmarks row "Cache hits, sequential" (memory cache hit).
-    /// Whether targets of `type` adopt ``CacheableTarget``, remembered per type: a failed
-    /// `as? any CacheableTarget` searches the conformance tables, a third of a cache hit's cost.
-    private static func adoptsCacheableTarget(_ type: any TargetType.Type) -> Bool {
-        cacheableTypes.value(for: ObjectIdentifier(type)) { _ in type is any CacheableTarget.Type }
-    }
-
-    private static let cacheableTypes = BoundedMemo<ObjectIdentifier, Bool>()
-
-    /// Failures where a stale copy may stand in: ``/NetCore/NetworkError/Code/offline``.
-    static func isTransportFailure(_ error: NetworkError) -> Bool {
-        NetworkError.Code.offline.contains(error.code)
     }
 }
