@@ -190,7 +190,7 @@
         /// 1000:1, so a 16 KiB read of a gzip bomb held the loop for 16 MiB of inflating while every
         /// other transfer on it waited. At 1 KiB a read inflates to about 1 MiB at most: in the
         /// sick-server soak healthy calls' p99 fell from 0.7-1.2 s to 0.07-0.15 s and calls past
-        /// their deadline + 100 ms from 28-154 to 0-4 (Benchmarks/RESULTS.md).
+        /// their deadline + 100 ms from 28-154 to 0-4 (Benchmarks/INVESTIGATIONS.md).
         static let bufferSize = 1024
         static let downloadBufferSize = 256 * 1024
 

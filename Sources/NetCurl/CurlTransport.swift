@@ -64,7 +64,7 @@
             /// wake-up of a thread costs several microseconds of CPU (on virtual machines tens),
             /// and a request crosses to the loop and back: a window of 50-100 µs lets a busy client
             /// skip those for up to half its latency per request, at the price of CPU burnt
-            /// while it waits (see Benchmarks/RESULTS.md). Values are clamped to 0...1 ms, so that
+            /// while it waits (see Benchmarks/INVESTIGATIONS.md). Values are clamped to 0...1 ms, so that
             /// deadlines and libcurl's own timers never wait on a window.
             public var busyPoll: Duration
 
@@ -182,7 +182,7 @@
 
         // `start` (and `CurlReply.response(for:)`) are not inlined into `sendHop`: their
         // temporaries (the job, the reply's timings and metrics) would otherwise enlarge its async
-        // frame, a task allocation on every request (see Benchmarks/RESULTS.md, issue 36).
+        // frame, a task allocation on every request (see Benchmarks/INVESTIGATIONS.md, issue 36).
 
         /// Hands `request`'s transfer to `engine`'s loop; `continuation` gets its reply.
         @inline(never)

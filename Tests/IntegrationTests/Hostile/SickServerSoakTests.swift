@@ -79,7 +79,7 @@ struct SickServerSoakTests {
                 + "\(late.count) past deadline + 100 ms \(Set(late.map(\.path)).sorted()), worst overrun \(samples.map(\.late).max()!)")
         // The hostile servers share this machine's cores with the client (the full soak pins them
         // apart), so the bounds here leave room for that; the figures printed above are the
-        // measurement (see Benchmarks/RESULTS.md). Before the transfers took turns, healthy calls
+        // measurement (see Benchmarks/INVESTIGATIONS.md). Before the transfers took turns, healthy calls
         // waited up to 1 s and calls overran their deadlines by 0.8 s.
         let overrunBound = Duration.milliseconds(NETKIT_SANITIZED ? 1500 : 400) + baseline
         let worstOverrun = samples.map(\.late).max() ?? .zero
