@@ -11,7 +11,8 @@
 
 /* Swift cannot call C variadic functions: these fixed-type wrappers forward to
    curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt, plus the two socket calls the
-   stall watchdog needs (ioctl is variadic too). Nothing else lives here. */
+   stall watchdog needs (ioctl is variadic too) and the epoll calls of the WebSocket loops (a
+   packed struct). Nothing else lives here. */
 
 typedef size_t (*netkit_data_callback)(char *buffer, size_t size, size_t count, void *context);
 typedef int (*netkit_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
@@ -118,6 +119,41 @@ static inline int netkit_socket_sever(int fd) {
     close(dead);
     return result;
 }
+
+/* epoll for the curl WebSocket loops (NetCurl/WebSocket/CurlWebSocketLoop.swift): the kernel's
+   struct epoll_event is packed on x86-64, so Swift never touches it; these take and give plain
+   values. Each returns what the system call returns (-1 with errno on failure). */
+#if defined(__linux__)
+#include <sys/epoll.h>
+
+static inline int netkit_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+/* Adds, changes (`op` EPOLL_CTL_ADD / EPOLL_CTL_MOD) or removes (EPOLL_CTL_DEL) `fd`, with `key`
+   handed back with its events. */
+static inline int netkit_epoll_control(int epoll, int op, int fd, unsigned int events, unsigned long long key) {
+    struct epoll_event event;
+    event.events = events;
+    event.data.u64 = key;
+    return epoll_ctl(epoll, op, fd, &event);
+}
+
+/* Waits up to `milliseconds` (0: not at all) for at most `capacity` ready descriptors; fills
+   `keys` and `events` with theirs and returns how many. */
+static inline int netkit_epoll_wait(int epoll, unsigned long long *keys, unsigned int *events, int capacity, int milliseconds) {
+    struct epoll_event ready[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(epoll, ready, capacity, milliseconds);
+    for (int index = 0; index < count; index++) {
+        keys[index] = ready[index].data.u64;
+        events[index] = ready[index].events;
+    }
+    return count;
+}
+
+static const unsigned int netkit_epoll_in = EPOLLIN;
+static const unsigned int netkit_epoll_out = EPOLLOUT;
+static const unsigned int netkit_epoll_hangup = EPOLLHUP | EPOLLERR | EPOLLRDHUP;
+#endif
 
 static inline CURLMcode netkit_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);

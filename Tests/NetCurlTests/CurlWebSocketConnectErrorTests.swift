@@ -16,7 +16,7 @@
             CurlGlobal.ensureInitialized()
             let easy = try #require(curl_easy_init())
             defer { curl_easy_cleanup(easy) }
-            let channel = try CurlWebSocketChannel(inboxCapacity: 1024)
+            let channel = CurlWebSocketChannel(inboxCapacity: 1024, loop: try CurlWebSocketLoopQueue(index: 99))
             let request = Request.to(URL(string: "ws://alice:hunter2@127.0.0.1:9/socket")!)
             let error = CurlWebSocketConnect.failure(
                 CURLcode(rawValue: code), detail: "could not reach ws://alice:hunter2@127.0.0.1:9/socket", easy: easy,

@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import CCurl
     import Foundation
     @testable import NetBase
     @testable import NetCurl
@@ -7,14 +8,13 @@
     /// The curl WebSocket I/O thread's descriptors: what it polls, and its wake pipe.
     @Suite("Curl WebSocket descriptors")
     struct CurlWebSocketDescriptorTests {
-        @Test("A socket neither read nor written is left out of poll, so a hang-up cannot wake the I/O thread in a loop")
-        func idleSocketIsNotPolled() {
-            let idle = CurlWebSocketSocket.pollDescriptors(socket: 7, read: false, write: false, wake: 9)
-            #expect(idle.map(\.fd) == [-1, 9])
-            let reading = CurlWebSocketSocket.pollDescriptors(socket: 7, read: true, write: false, wake: 9)
-            #expect(reading.map(\.fd) == [7, 9] && reading[0].events == Int16(POLLIN))
-            let writing = CurlWebSocketSocket.pollDescriptors(socket: 7, read: false, write: true, wake: 9)
-            #expect(writing[0].fd == 7 && writing[0].events == Int16(POLLOUT))
+        @Test("A socket neither read nor written leaves the epoll set, so a hang-up cannot wake the loop again and again")
+        func idleSocketIsNotWatched() {
+            #expect(CurlWebSocketSocket.epollEvents(read: false, write: false) == nil)
+            let reading = CurlWebSocketSocket.epollEvents(read: true, write: false)
+            #expect(reading.map { $0 & netkit_epoll_in != 0 && $0 & netkit_epoll_out == 0 } == true)
+            let writing = CurlWebSocketSocket.epollEvents(read: false, write: true)
+            #expect(writing.map { $0 & netkit_epoll_out != 0 && $0 & netkit_epoll_in == 0 } == true)
         }
 
         @Test("A wake pipe that cannot be made (too many open files) is a clear error, not a crash")

@@ -5,9 +5,9 @@
     import Foundation
 
     /// The thread-safe face of one curl WebSocket: callers append commands and wake the
-    /// connection's I/O thread (``CurlWebSocketLoop``), which alone touches libcurl and the socket.
+    /// connection's WebSocket loop (``CurlWebSocketLoop``), whose thread alone touches libcurl and the socket.
     final class CurlWebSocketChannel: InboxBackedWebSocketConnection {
-        /// What a caller asked for, carried out on the I/O thread.
+        /// What a caller asked for, carried out on the loop's thread.
         enum Command {
             /// A message whose sender waits as `waiter` (see ``complete(_:with:)``).
             case send(WebSocket.Message, waiter: UInt64)
@@ -26,20 +26,20 @@
             var closeReason: String?
             var opening: CheckedContinuation<WebSocketOpening, any Error>?
             /// Senders and pingers waiting, by the number their call drew; each is resumed once,
-            /// by whoever removes it first (the I/O thread, a cancel, or the end).
+            /// by whoever removes it first (the loop, a cancel, or the end).
             var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
             var lastWaiter: UInt64 = 0
         }
 
         let inbox: WebSocketInbox
         private let shared = Locked(Shared())
-        /// Wakes the I/O thread from its poll.
-        let wakePipe: CurlWebSocketWakePipe
+        /// The loop that runs the connection, told when there is something to do.
+        private let loop: CurlWebSocketLoopQueue
 
-        /// - Throws: ``NetworkError`` when the wake pipe cannot be made (too many open files).
-        init(inboxCapacity: Int) throws(NetworkError) {
+        /// A channel whose connection `loop` runs; the reader's inbox holds up to `inboxCapacity` bytes.
+        init(inboxCapacity: Int, loop: CurlWebSocketLoopQueue) {
             inbox = WebSocketInbox(capacity: inboxCapacity)
-            wakePipe = try CurlWebSocketWakePipe()
+            self.loop = loop
         }
 
         // MARK: Callers
@@ -82,7 +82,7 @@
         }
 
         /// Resumes the caller waiting as `waiter` with `result`, once: later calls for the same
-        /// waiter (a cancel racing the I/O thread) do nothing.
+        /// waiter (a cancel racing the loop) do nothing.
         func complete(_ waiter: UInt64, with result: Result<Void, NetworkError>) {
             let continuation = shared.withLock { $0.waiters.removeValue(forKey: waiter) }
             continuation?.resume(with: result.mapError { $0 as any Error })
@@ -102,12 +102,19 @@
         var closeCode: WebSocket.CloseCode? { shared.withLock { $0.closeCode } }
         var closeReason: String? { shared.withLock { $0.closeReason } }
 
-        /// Waits for the I/O thread's handshake; cancelling the task stops it.
-        func open(start: () -> Void) async throws -> WebSocketOpening {
+        /// Waits for the loop's connect and handshake; cancelling the task stops them. A `start`
+        /// that throws (the system refused the loop a thread) ends the wait with its error.
+        func open(start: () throws(NetworkError) -> Void) async throws -> WebSocketOpening {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     shared.withLock { $0.opening = continuation }
-                    start()
+                    do throws(NetworkError) {
+                        try start()
+                    } catch {
+                        opened(.failure(error))
+                        inbox.finish(throwing: WebSocketErrors.closed)
+                        _ = end()
+                    }
                 }
             } onCancel: {
                 shared.withLock { $0.cancelled = true }
@@ -129,17 +136,16 @@
             }
         }
 
-        /// Wakes the I/O thread.
-        func wake() { wakePipe.wake() }
+        /// Tells the loop this channel has something to do.
+        func wake() { loop.markReady(ObjectIdentifier(self)) }
 
-        // MARK: The I/O thread
+        // MARK: The loop's thread
 
         /// Whether the caller gave up on the handshake (cancelled).
         var isCancelled: Bool { shared.withLock { $0.cancelled } }
 
         /// The commands queued since the last call.
         func takeCommands() -> [Command] {
-            wakePipe.drain()
             return shared.withLock { shared in
                 defer { shared.commands = [] }
                 return shared.commands

@@ -5,19 +5,30 @@
 
     /// Opens the connection of a WebSocket with libcurl (`CURLOPT_CONNECT_ONLY`): TCP, the HTTP
     /// CONNECT or SOCKS proxy of the request, TLS with its ``TLSPolicy``; then NetKit speaks HTTP
-    /// and RFC 6455 over it itself (libcurl 7.88 has no WebSocket support built in).
+    /// and RFC 6455 over it itself (libcurl 7.88 has no WebSocket support built in). The
+    /// connecting runs on a WebSocket loop's multi handle, so it blocks no thread.
     enum CurlWebSocketConnect {
-        /// An easy handle connected for `request`, or the error naming why not. Blocks the
-        /// calling thread (a WebSocket's own I/O thread) for at most the request's timeout;
-        /// `channel`'s cancellation aborts it.
-        static func connect(
+        /// A connection libcurl is making for a WebSocket: its easy handle (`CURLOPT_CONNECT_ONLY`:
+        /// TCP, the request's proxy, TLS with its policy and pins), for a WebSocket loop's multi
+        /// handle, and what must live until it is connected.
+        struct Pending {
+            let easy: UnsafeMutableRawPointer
+            /// The pins the handshake checks (kept alive while libcurl may call back with them).
+            let pins: CurlPinsHolder?
+            let proxy: ProxyServer?
+        }
+
+        /// Sets up the easy handle that connects for `request`; the loop adds it to its multi
+        /// handle and calls ``connected(_:code:errorBuffer:request:channel:)`` when libcurl is done.
+        /// - Throws: ``NetworkError`` for a request libcurl refuses (nothing was sent).
+        static func prepare(
             _ request: Request, configuration: CurlTransport.Configuration, channel: CurlWebSocketChannel,
             errorBuffer: UnsafeMutablePointer<CChar>
-        ) throws(NetworkError) -> CurlWebSocketSocket {
+        ) throws(NetworkError) -> Pending {
             CurlGlobal.ensureInitialized()
             guard let easy = curl_easy_init() else { throw .transport(reason: "libcurl could not create a handle") }
-            var connected = false
-            defer { if !connected { curl_easy_cleanup(easy) } }
+            var prepared = false
+            defer { if !prepared { curl_easy_cleanup(easy) } }
             _ = netkit_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
             _ = netkit_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
             if configuration.verbose { _ = netkit_easy_setopt_long(easy, CURLOPT_VERBOSE, 1) }
@@ -42,22 +53,26 @@
                 throw .invalidRequest(target: targetDescription(request.target), reason: "libcurl refused the URL")
             }
             errorBuffer[0] = 0
-            let code = withExtendedLifetime(pins) { curl_easy_perform(easy) }
-            guard code == CURLE_OK else {
-                throw failure(code, detail: String(cString: errorBuffer), easy: easy, request: request, proxy: proxy, channel: channel)
-            }
-            var descriptor: curl_socket_t = -1
-            guard netkit_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &descriptor) == CURLE_OK, descriptor >= 0 else {
-                throw .connectionLost(reason: "libcurl connected but has no socket for the WebSocket")
-            }
-            connected = true
-            return CurlWebSocketSocket(easy: easy, descriptor: descriptor)
+            prepared = true
+            return Pending(easy: easy, pins: pins, proxy: proxy)
         }
 
-        /// The request's TLS policy, with its pins checked during the handshake (before a client
-        /// certificate is sent) as for other requests; a WebSocket handle has no transfer behind
-        /// it, so the check reads a ``CurlPinsHolder``.
-        /// - Returns: What the handshake's callback reads; keep it alive until the handle connected.
+        /// The socket of a connection libcurl finished making with `code`.
+        /// - Throws: the ``NetworkError`` that names why it could not connect.
+        static func connected(
+            _ pending: Pending, code: CURLcode, errorBuffer: UnsafeMutablePointer<CChar>, request: Request, channel: CurlWebSocketChannel
+        ) throws(NetworkError) -> CurlWebSocketSocket {
+            guard code == CURLE_OK else {
+                throw failure(
+                    code, detail: String(cString: errorBuffer), easy: pending.easy, request: request, proxy: pending.proxy, channel: channel)
+            }
+            var descriptor: curl_socket_t = -1
+            guard netkit_easy_getinfo_socket(pending.easy, CURLINFO_ACTIVESOCKET, &descriptor) == CURLE_OK, descriptor >= 0 else {
+                throw .connectionLost(reason: "libcurl connected but has no socket for the WebSocket")
+            }
+            return CurlWebSocketSocket(easy: pending.easy, descriptor: descriptor)
+        }
+
         private static func applyTLS(_ request: Request, to easy: UnsafeMutableRawPointer) throws(NetworkError) -> CurlPinsHolder? {
             guard let policy = request.tls, !policy.pinnedKeyHashes.isEmpty else {
                 try CurlTLS.apply(request.tls, to: easy, host: request.host)
@@ -98,7 +113,16 @@
             let cause = CurlError(code: Int(code.rawValue), message: detail)
             switch code {
             case CURLE_COULDNT_RESOLVE_HOST: return .dnsFailure(host: host, underlying: cause)
-            case CURLE_COULDNT_CONNECT: return .connectionFailed(host: host, reason: detail, underlying: cause)
+            case CURLE_COULDNT_CONNECT:
+                // Out of descriptors is this process's limit, not the server's fault: say so.
+                var systemError = 0
+                _ = netkit_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &systemError)
+                if systemError == Int(EMFILE) || systemError == Int(ENFILE) {
+                    return .transport(
+                        reason: "no file descriptor left to open the WebSocket (errno \(systemError): too many open files); nothing was sent",
+                        underlying: cause)
+                }
+                return .connectionFailed(host: host, reason: detail, underlying: cause)
             case CURLE_OPERATION_TIMEDOUT: return .timedOut
             case CURLE_ABORTED_BY_CALLBACK: return .cancelled
             case CURLE_SSL_PINNEDPUBKEYNOTMATCH: return .pinningFailed(host: host)

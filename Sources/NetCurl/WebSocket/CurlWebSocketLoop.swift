@@ -1,275 +1,201 @@
 #if canImport(CCurl)
-    import NetWebSocketCore
+    import NetToolbox
     import NetBase
     import CCurl
     import Foundation
 
-    /// One curl WebSocket's I/O thread: connects through libcurl, runs the handshake, then moves
-    /// frames between the socket and ``WebSocketConnectionStateMachine`` until the connection
-    /// ends. Only this thread touches the easy handle, the machine and the buffers.
+    /// One WebSocket loop: a thread that runs any number of curl WebSockets
+    /// (``CurlWebSocketSession``), one of them per core in the process (``CurlWebSocketLoops``).
     ///
-    /// Memory stays bounded: the socket is read only while the reader's inbox has room and
-    /// fewer than ``outgoingLimit`` bytes wait to be written (a ping flood whose pongs the peer
-    /// does not read stops being read too); a frame's payload is kept only within the maximum
-    /// message size, checked from its header. With permessage-deflate, one pass inflates about
-    /// 1 MiB (``WebSocketConnectionStateMachine/inflationPerCall``, or one frame's worth up to
-    /// the maximum message size) and leaves the frames after it buffered until the reader has
-    /// room, so a read of small compressed messages cannot become gigabytes in the inbox.
+    /// libcurl connects them on the loop's multi handle (TCP, proxy, TLS: nothing blocks); once
+    /// connected, their sockets wait in the loop's epoll set, registered only for what the session
+    /// wants (read while it may read, write while bytes wait), and the epoll descriptor itself is
+    /// one of the descriptors `curl_multi_poll` waits on, beside the wake pipe. So a connection
+    /// costs one descriptor and no thread, and an idle one costs nothing per turn of the loop.
+    /// Deadlines (handshake, close, ping) sit in a heap (``CurlWebSocketTimers``).
     final class CurlWebSocketLoop {
-        /// Unsent bytes past which the socket is not read (so answers cannot pile up).
-        static let outgoingLimit = 1 << 20
-        let channel: CurlWebSocketChannel
-        let request: Request
-        private let handshake: WebSocketHandshake
-        private let settings: WebSocketConfiguration
-        private let transport: CurlTransport.Configuration
-        private var machine: WebSocketConnectionStateMachine
-        private var outgoing: [UInt8] = []
-        /// How much of `outgoing` went out.
-        private var written = 0
-        /// Bytes ever queued and ever written, which senders' positions refer to.
-        private var queuedTotal = 0
-        private var writtenTotal = 0
-        /// Senders waiting for their frame to be written, by the offset in `outgoing` it ends at.
-        private var sends: [(end: Int, waiter: UInt64)] = []
-        /// Pingers waiting for the pong to their ping (``CurlWebSocketChannel/complete(_:with:)``).
-        private var pings = WebSocketPendingPings()
-        private var closers: [CheckedContinuation<Void, Never>] = []
-        private var closeDeadline: ContinuousClock.Instant?
-        private var nextPing: ContinuousClock.Instant?
-        private var closeSocket = false
-        private var waitingForRoom = false
+        private let queue: CurlWebSocketLoopQueue
+        private let multi: UnsafeMutableRawPointer
+        private let epoll: Int32
+        private var sessions: [ObjectIdentifier: CurlWebSocketSession] = [:]
+        /// The sessions by the key their socket carries in the epoll set.
+        private var byKey: [UInt64: ObjectIdentifier] = [:]
+        /// The sessions whose easy handle is connecting, by the handle's address.
+        private var connecting: [UInt: ObjectIdentifier] = [:]
+        /// What each connected session's socket is registered for in the epoll set.
+        private var registered: [ObjectIdentifier: (descriptor: Int32, events: UInt32)] = [:]
+        private var timers = CurlWebSocketTimers()
+        /// The deadline each session has in `timers` now, with its generation.
+        private var scheduled: [ObjectIdentifier: (deadline: ContinuousClock.Instant, generation: UInt64)] = [:]
+        private var generation: UInt64 = 0
+        /// Sessions to step again at once.
+        private var again: Set<ObjectIdentifier> = []
+        /// The read buffer every session borrows for its step.
+        private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        private var readyKeys = [UInt64](repeating: 0, count: 256)
+        private var readyEvents = [UInt32](repeating: 0, count: 256)
 
-        init(
-            channel: CurlWebSocketChannel, request: Request, handshake: WebSocketHandshake, settings: WebSocketConfiguration,
-            transport: CurlTransport.Configuration
-        ) {
-            self.channel = channel
-            self.request = request
-            self.handshake = handshake
-            self.settings = settings
-            self.transport = transport
-            machine = WebSocketConnectionStateMachine(maximumMessageSize: settings.maximumMessageSize)
+        init(queue: CurlWebSocketLoopQueue) {
+            self.queue = queue
+            CurlGlobal.ensureInitialized()
+            guard let multi = curl_multi_init() else { fatalError("NetCurl: curl_multi_init failed") }
+            self.multi = multi
+            // Connect-only connections are never shared; keep each open for its session.
+            _ = netkit_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 1 << 20)
+            epoll = netkit_epoll_create()
+            // Without an epoll set the loop still connects and hands back errors: registering fails.
         }
 
-        /// Runs the whole life of the connection on the calling (dedicated) thread.
+        /// Runs forever on the loop's own thread.
         func run() {
-            let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-            errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-            defer { errorBuffer.deallocate() }
-            let deadline = ContinuousClock.now + request.timeout
-            let socket: CurlWebSocketSocket
-            let first: [UInt8]
-            do {
-                socket = try CurlWebSocketConnect.connect(request, configuration: transport, channel: channel, errorBuffer: errorBuffer)
-                let response: Response
-                do {
-                    (response, first) = try exchangeHandshake(over: socket, by: deadline)
-                    guard response.statusCode == 101 else {
-                        curl_easy_cleanup(socket.easy)
-                        return finishWithoutConnection(.success(.answered(response)))
-                    }
-                    let subprotocol = try handshake.validate(status: 101, headers: response.headers)
-                    if let deflate = try handshake.negotiatedCompression(headers: response.headers) {
-                        machine = WebSocketConnectionStateMachine(
-                            maximumMessageSize: settings.maximumMessageSize, compression: CurlWebSocketDeflate(deflate))
-                    }
-                    channel.opened(.success(.upgraded(response, subprotocol: subprotocol, connection: channel)))
-                } catch {
-                    curl_easy_cleanup(socket.easy)
-                    throw error
-                }
-            } catch {
-                return finishWithoutConnection(.failure(NetworkError(error)))
-            }
-            nextPing = settings.pingInterval.map { .now + $0 }
-            perform(machine.received(first))
-            exchangeFrames(over: socket)
-            curl_easy_cleanup(socket.easy)
-            finish()
-        }
-
-        private func finishWithoutConnection(_ result: Result<WebSocketOpening, NetworkError>) {
-            channel.opened(result)
-            channel.inbox.finish(throwing: WebSocketErrors.closed)
-            for command in channel.end() { refuse(command) }
-        }
-
-        // MARK: Frames
-
-        private func exchangeFrames(over socket: CurlWebSocketSocket) {
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var waits = [
+                curl_waitfd(fd: queue.wakePipe.readDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0),
+                curl_waitfd(fd: epoll, events: Int16(CURL_WAIT_POLLIN), revents: 0),
+            ]
             while true {
-                for command in channel.takeCommands() { handle(command) }
-                flush(socket)
-                if closeSocket, written == outgoing.count || closeDeadline.map({ .now >= $0 }) ?? true { return }
-                var reads = 0
-                while mayRead, reads < 16, machine.phase != .closed {
-                    reads += 1
-                    // Compressed frames left over from a pass that inflated its share go first.
-                    if machine.hasUnreadFrames {
-                        perform(machine.received(EmptyCollection()))
-                        continue
-                    }
-                    switch socket.receive(into: &buffer) {
-                    case .moved(let count): perform(machine.received(buffer[..<count]))
-                    case .wouldBlock: reads = .max
-                    case .ended, .failed: perform(machine.connectionEnded())
-                    }
-                }
-                if closeSocket, written == outgoing.count { return }
-                if !channel.inbox.hasRoom, !waitingForRoom {
-                    waitingForRoom = true
-                    channel.inbox.onRoom { [channel] in channel.wake() }
-                    // The reader may have emptied the inbox before the callback was set.
-                    if channel.inbox.hasRoom { continue }
-                }
+                let (openings, ready) = queue.take()
+                for opening in openings { adopt(opening) }
+                var running: Int32 = 0
+                _ = curl_multi_perform(multi, &running)
+                collectConnected()
+                pollSockets()
+                for id in ready { step(id) }
+                let repeats = again
+                again = []
+                for id in repeats { step(id) }
                 fireTimers()
-                if reads == .max || !mayRead || closeSocket {
-                    let deadline = [closeDeadline, nextPing].compactMap { $0 }.min()
-                    socket.wait(read: mayRead, write: written < outgoing.count, wake: channel.wakePipe.readDescriptor, until: deadline)
-                    fireTimers()
-                }
+                var count: Int32 = 0
+                waits[0].revents = 0
+                waits[1].revents = 0
+                _ = curl_multi_poll(multi, &waits, epoll >= 0 ? 2 : 1, again.isEmpty ? waitMilliseconds() : 0, &count)
             }
         }
 
-        /// Whether the socket may be read now (back-pressure on both sides).
-        private var mayRead: Bool {
-            guard !closeSocket, machine.phase != .closed, outgoing.count - written < Self.outgoingLimit else { return false }
-            if channel.inbox.hasRoom {
-                waitingForRoom = false
-                return true
+        // MARK: Sessions
+
+        private func adopt(_ opening: CurlWebSocketLoopQueue.Opening) {
+            let session = CurlWebSocketSession(opening)
+            guard let easy = session.easy, !session.hasEnded else { return }
+            let id = ObjectIdentifier(session.channel)
+            sessions[id] = session
+            byKey[Self.key(id)] = id
+            connecting[UInt(bitPattern: easy)] = id
+            let added = curl_multi_add_handle(multi, easy)
+            if added != CURLM_OK {
+                connecting.removeValue(forKey: UInt(bitPattern: easy))
+                apply(session.endOpening(.failure(.transport(reason: "libcurl could not start the WebSocket's connection (CURLM \(added.rawValue))"))), to: id)
             }
-            return false
+        }
+
+        private func collectConnected() {
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let id = connecting.removeValue(forKey: UInt(bitPattern: easy)), let session = sessions[id]
+                else { continue }
+                apply(session.connected(message.pointee.data.result, buffer: &buffer), to: id)
+            }
+        }
+
+        private func pollSockets() {
+            guard epoll >= 0, !registered.isEmpty else { return }
+            let count = readyKeys.withUnsafeMutableBufferPointer { keys in
+                readyEvents.withUnsafeMutableBufferPointer { events in
+                    netkit_epoll_wait(epoll, keys.baseAddress, events.baseAddress, Int32(keys.count), 0)
+                }
+            }
+            guard count > 0 else { return }
+            for index in 0..<Int(count) {
+                let events = readyEvents[index]
+                guard let id = byKey[readyKeys[index]] else { continue }
+                step(
+                    id, readable: events & (netkit_epoll_in | netkit_epoll_hangup) != 0,
+                    writable: events & (netkit_epoll_out | netkit_epoll_hangup) != 0)
+            }
+        }
+
+        private func step(_ id: ObjectIdentifier, readable: Bool = true, writable: Bool = true) {
+            guard let session = sessions[id] else { return }
+            apply(session.step(readable: readable, writable: writable, buffer: &buffer), to: id)
         }
 
         private func fireTimers() {
-            let now = ContinuousClock.now
-            if let closeDeadline, now >= closeDeadline {
-                self.closeDeadline = nil
-                perform(machine.closeTimerFired())
-                closeSocket = true
-                dropOutgoing()
-            }
-            if let nextPing, now >= nextPing, let interval = settings.pingInterval {
-                self.nextPing = now + interval
-                if case .success(let bytes) = machine.ping(payload: []) { enqueue(bytes) }
+            for entry in timers.takeDue(at: .now) where scheduled[entry.session]?.generation == entry.generation {
+                scheduled.removeValue(forKey: entry.session)
+                step(entry.session)
             }
         }
 
-        private func flush(_ socket: CurlWebSocketSocket) {
-            writing: while written < outgoing.count {
-                switch socket.send(outgoing, from: written) {
-                case .moved(let count):
-                    written += count
-                    writtenTotal += count
-                case .wouldBlock: break writing
-                case .ended, .failed:
-                    perform(machine.connectionEnded())
-                    dropOutgoing()
-                    return
+        /// Makes the loop wait for what `session` asked for, or forgets the session once it ended.
+        private func apply(_ interest: CurlWebSocketSession.Interest, to id: ObjectIdentifier) {
+            guard let session = sessions[id] else { return }
+            if session.hasEnded { return forget(id, session) }
+            if let descriptor = session.descriptor {
+                let wanted = CurlWebSocketSocket.epollEvents(read: interest.read, write: interest.write)
+                if !register(id, descriptor: descriptor, events: wanted) {
+                    return apply(session.abort(.transport(reason: "the WebSocket loop could not watch the connection's socket (errno \(errno))")), to: id)
                 }
             }
-            if written == outgoing.count {
-                outgoing.removeAll(keepingCapacity: outgoing.capacity <= 64 * 1024)
-                written = 0
-            } else if written >= 64 * 1024 {
-                outgoing.removeFirst(written)
-                written = 0
-            }
-            while let first = sends.first, first.end <= writtenTotal {
-                sends.removeFirst()
-                channel.complete(first.waiter, with: .success(()))
-            }
-        }
-
-        /// Forgets what was not written (the connection is gone); its senders get an error.
-        private func dropOutgoing() {
-            outgoing = []
-            written = 0
-            for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
-            sends = []
-        }
-
-        private func enqueue(_ bytes: [UInt8]) {
-            outgoing += bytes
-            queuedTotal += bytes.count
-        }
-
-        // MARK: Commands and actions
-
-        private func handle(_ command: CurlWebSocketChannel.Command) {
-            switch command {
-            case .send(let message, let waiter):
-                // A cancelled sender's frame is not sent (nothing of it was queued yet).
-                guard channel.isWaiting(waiter) else { return }
-                switch machine.send(message) {
-                case .success(let bytes):
-                    enqueue(bytes)
-                    sends.append((queuedTotal, waiter))
-                case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
+            if interest.again { again.insert(id) }
+            if let deadline = interest.deadline {
+                if scheduled[id]?.deadline != deadline {
+                    generation &+= 1
+                    scheduled[id] = (deadline, generation)
+                    timers.schedule(.init(deadline: deadline, session: id, generation: generation))
                 }
-            case .ping(let waiter):
-                guard channel.isWaiting(waiter), machine.phase == .open else {
-                    return channel.complete(waiter, with: .failure(WebSocketErrors.closed))
-                }
-                pings.forget { [channel] in !channel.isWaiting($0) }
-                if case .success(let bytes) = machine.ping(payload: pings.add(waiter: waiter)) { enqueue(bytes) }
-            case .close(let code, let reason, let continuation):
-                closers.append(continuation)
-                perform(machine.close(code: code, reason: reason))
-            case .abandon:
-                perform(machine.close(code: .goingAway, reason: ""))
+            } else {
+                scheduled.removeValue(forKey: id)
             }
         }
 
-        private func perform(_ actions: [WebSocketConnectionStateMachine.Action]) {
-            for action in actions {
-                switch action {
-                case .write(let bytes): enqueue(bytes)
-                case .deliver(let message): channel.inbox.yield(message)
-                case .pongReceived(let payload):
-                    for ping in pings.answered(by: payload) { channel.complete(ping, with: .success(())) }
-                case .startCloseTimer: closeDeadline = .now + settings.closeTimeout
-                case .closeTransport:
-                    closeSocket = true
-                    // Our close frame (or its echo) gets until the close timeout to go out.
-                    if closeDeadline == nil { closeDeadline = .now + settings.closeTimeout }
-                case .finish:
-                    channel.closed(code: machine.closeCode, reason: machine.closeReason)
-                    channel.inbox.finish()
-                    failPings()
-                case .fail(let failure):
-                    channel.closed(code: machine.closeCode, reason: machine.closeReason)
-                    channel.inbox.finish(throwing: WebSocketErrors.error(for: failure, limit: machine.maximumMessageSize))
-                    failPings()
-                }
+        /// Adds, changes or removes the socket's registration; `false` when the system refuses.
+        private func register(_ id: ObjectIdentifier, descriptor: Int32, events: UInt32?) -> Bool {
+            let current = registered[id]
+            guard current?.events != events else { return true }
+            let key = Self.key(id)
+            switch (current, events) {
+            case (nil, nil): return true
+            case (nil, let events?):
+                guard netkit_epoll_control(epoll, EPOLL_CTL_ADD, descriptor, events, key) == 0 else { return false }
+                registered[id] = (descriptor, events)
+            case (let current?, nil):
+                _ = netkit_epoll_control(epoll, EPOLL_CTL_DEL, current.descriptor, 0, key)
+                registered.removeValue(forKey: id)
+            case (_?, let events?):
+                guard netkit_epoll_control(epoll, EPOLL_CTL_MOD, descriptor, events, key) == 0 else { return false }
+                registered[id] = (descriptor, events)
             }
+            return true
         }
 
-        /// The connection closed or failed: no pong can come any more.
-        private func failPings() {
-            for ping in pings.removeAll() { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
-        }
-
-        /// The connection ended: every waiter gets its answer.
-        private func finish() {
-            channel.closed(code: machine.closeCode ?? .abnormalClosure, reason: machine.closeReason)
-            channel.inbox.finish(throwing: WebSocketErrors.lost)
-            for command in channel.end() { refuse(command) }
-            for send in sends { channel.complete(send.waiter, with: .failure(WebSocketErrors.closed)) }
-            for ping in pings.removeAll() { channel.complete(ping, with: .failure(WebSocketErrors.closed)) }
-            for closer in closers { closer.resume() }
-            sends = []
-            closers = []
-        }
-
-        private func refuse(_ command: CurlWebSocketChannel.Command) {
-            switch command {
-            case .send(_, let waiter), .ping(let waiter): channel.complete(waiter, with: .failure(WebSocketErrors.closed))
-            case .close(_, _, let continuation): continuation.resume()
-            case .abandon: break
+        /// The session ended: its socket leaves the epoll set, its easy handle the multi handle
+        /// (which closes a connect-only connection at once), and the loop forgets it.
+        private func forget(_ id: ObjectIdentifier, _ session: CurlWebSocketSession) {
+            if let current = registered.removeValue(forKey: id) {
+                _ = netkit_epoll_control(epoll, EPOLL_CTL_DEL, current.descriptor, 0, Self.key(id))
             }
+            if let easy = session.easy {
+                connecting.removeValue(forKey: UInt(bitPattern: easy))
+                _ = curl_multi_remove_handle(multi, easy)
+                curl_easy_cleanup(easy)
+            }
+            scheduled.removeValue(forKey: id)
+            again.remove(id)
+            sessions.removeValue(forKey: id)
+            byKey.removeValue(forKey: Self.key(id))
+        }
+
+        /// How long the loop may sleep: until the earliest deadline (libcurl's own timeouts are
+        /// `curl_multi_poll`'s business).
+        private func waitMilliseconds() -> Int32 {
+            guard let earliest = timers.earliest else { return 1000 }
+            let remaining = earliest - .now
+            guard remaining > .zero else { return 0 }
+            return Int32(clamping: min(remaining.millisecondsRoundedUp, 1000))
+        }
+
+        private static func key(_ id: ObjectIdentifier) -> UInt64 {
+            UInt64(UInt(bitPattern: id))
         }
     }
 #endif

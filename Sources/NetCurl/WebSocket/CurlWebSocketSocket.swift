@@ -40,30 +40,11 @@
             }
         }
 
-        /// Waits until the socket is readable (`read`) or writable (`write`), the wake pipe has a
-        /// byte, or `timeout` passes (`nil`: no limit).
-        func wait(read: Bool, write: Bool, wake: Int32, until deadline: ContinuousClock.Instant?) {
-            var descriptors = Self.pollDescriptors(socket: descriptor, read: read, write: write, wake: wake)
-            var milliseconds: Int32 = -1
-            if let deadline {
-                let remaining = deadline - .now
-                milliseconds =
-                    remaining <= .zero ? 0 : Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            }
-            _ = poll(&descriptors, 2, milliseconds)
-        }
-
-        /// What `poll` watches: the wake pipe, and the socket only while it is to be read or
-        /// written. A socket polled for no events still reports `POLLHUP` and `POLLERR`, which
-        /// would make `poll` return at once, over and over, while the inbox is full (a busy loop);
-        /// left out (`fd` -1), it is ignored until there is room again.
-        static func pollDescriptors(socket: curl_socket_t, read: Bool, write: Bool, wake: Int32) -> [pollfd] {
-            var events: Int16 = 0
-            if read { events |= Int16(POLLIN) }
-            if write { events |= Int16(POLLOUT) }
-            return [
-                pollfd(fd: events == 0 ? -1 : socket, events: events, revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-            ]
+        /// The epoll events to wait for: `nil` when the socket is neither read nor written, so it
+        /// leaves the loop's epoll set (a hang-up would otherwise be reported again and again).
+        static func epollEvents(read: Bool, write: Bool) -> UInt32? {
+            guard read || write else { return nil }
+            return (read ? netkit_epoll_in | netkit_epoll_hangup : 0) | (write ? netkit_epoll_out : 0)
         }
     }
 #endif
