@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // WSClient (SwiftNIO), the peer of the WebSocket rows.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
         .executableTarget(
@@ -26,10 +28,19 @@ let package = Package(
                 .product(name: "NetBatch", package: "NetKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "MallocCounter",
+            ]
+        ),
+        // The SwiftNIO WebSocket echo server both clients of the WebSocket peer rows talk to.
+        .executableTarget(
+            name: "WebSocketEchoServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         // Counts the process's heap allocations (glibc), for the tables' mallocs per request.

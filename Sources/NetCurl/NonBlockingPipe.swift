@@ -3,7 +3,7 @@
     import Foundation
 
     /// A pipe whose ends never block and are closed on `exec`: the wake-up channel a poller
-    /// (an engine loop, a WebSocket's I/O thread) watches beside its sockets.
+    /// (an engine loop, a WebSocket loop) watches beside its sockets.
     enum NonBlockingPipe {
         /// The two ends, or `nil` when `makePipe` (`pipe(2)`; tests pass one that fails) fails;
         /// `errno` then says why.

@@ -5,7 +5,7 @@
     @testable import NetCurl
     import Testing
 
-    /// The curl WebSocket I/O thread's descriptors: what it polls, and its wake pipe.
+    /// The curl WebSocket loop's descriptors: what it watches, and its wake pipe.
     @Suite("Curl WebSocket descriptors")
     struct CurlWebSocketDescriptorTests {
         @Test("A socket neither read nor written leaves the epoll set, so a hang-up cannot wake the loop again and again")

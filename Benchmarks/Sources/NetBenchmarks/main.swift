@@ -16,7 +16,7 @@ func option(_ name: String) -> String? {
 let modes: [(String, (String) async throws -> Void)] = [
     ("child", memoryChild), ("profile-loop", profileLoop), ("profile-cache", profileCacheHits),
     ("profile-handoff", profileHandoff), ("profile-pipeline", profilePipeline), ("profile-observers", profileObservers),
-    ("soak-websocket", webSocketSoak),
+    ("soak-websocket", webSocketSoak), ("websocket-peer", webSocketPeerBenchmark), ("websocket-child", webSocketChild),
 ]
 for (name, run) in modes {
     guard let value = option(name) else { continue }

@@ -9,7 +9,7 @@
     ///
     /// Inflating works in chunks of ``chunkSize`` output bytes and checks the limit after each,
     /// so a deflate bomb fails with 1009 holding at most the limit plus one chunk. Used on the
-    /// connection's I/O thread only; the streams are freed when it is released (the connection
+    /// connection's WebSocket loop thread only; the streams are freed when it is released (the connection
     /// ended: closed, failed or abandoned).
     final class CurlWebSocketDeflate: WebSocketCompression {
         /// The output bytes one inflate or deflate call may produce.

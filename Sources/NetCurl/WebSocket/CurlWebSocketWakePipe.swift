@@ -3,10 +3,10 @@
     import NetBase
     import Foundation
 
-    /// A non-blocking pipe a WebSocket's I/O thread polls beside its socket: a byte written from
+    /// A non-blocking pipe a WebSocket loop polls beside its sockets: a byte written from
     /// any thread wakes it (a full pipe wakes it already).
     final class CurlWebSocketWakePipe: Sendable {
-        /// The end the I/O thread polls.
+        /// The end the loop polls.
         let readDescriptor: Int32
         private let writeDescriptor: Int32
 
@@ -34,7 +34,7 @@
             _ = POSIX.write(writeDescriptor, &byte, 1)
         }
 
-        /// Empties the pipe (on the I/O thread, after waking).
+        /// Empties the pipe (on the loop's thread, after waking).
         func drain() {
             var bytes = [UInt8](repeating: 0, count: 64)
             while POSIX.read(readDescriptor, &bytes, bytes.count) > 0 {}
