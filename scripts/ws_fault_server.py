@@ -7,6 +7,8 @@ Usage: ws_fault_server.py PORT
   correct 101 (right Sec-WebSocket-Accept) and then misbehaves as described.
 
   /healthz                 plain HTTP 200 "ok"
+  /silent-upgrade          reads the upgrade request and never answers (the open must end by its
+                           timeout, or at once when its task is cancelled)
   /status-200              200 OK with a body instead of 101
   /wrong-accept            101 whose Sec-WebSocket-Accept does not match the key
   /unoffered-subprotocol   101 choosing subprotocol "mqtt"
@@ -108,6 +110,10 @@ async def handle(reader, writer):
         if ":" in line:
             name, value = line.split(":", 1)
             headers[name.strip().lower()] = value.strip()
+    if path == "/silent-upgrade":
+        await drain(reader)
+        writer.close()
+        return
     if path == "/healthz" or path == "/status-200":
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nok")
         await writer.drain()
