@@ -73,10 +73,28 @@ package enum WebSocketFrameEncoder {
             }
         }
         bytes += key
-        for (index, byte) in frame.payload.enumerated() {
-            bytes.append(byte ^ key[index & 3])
-        }
+        let start = bytes.count
+        bytes.append(contentsOf: frame.payload)
+        bytes.withUnsafeMutableBytes { raw in mask(UnsafeMutableRawBufferPointer(rebasing: raw[start...]), key: key) }
         return bytes
+    }
+
+    /// XORs `payload` with the four-byte `key` repeated (section 5.3), eight bytes at a time: a
+    /// 1 MiB message is 131,072 word operations instead of a million byte ones.
+    static func mask(_ payload: UnsafeMutableRawBufferPointer, key: [UInt8]) {
+        // The key's bytes in memory order twice: the same pattern whatever the byte order.
+        let half = key.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        let wide = UInt64(half) | UInt64(half) << 32
+        var index = 0
+        while index + 8 <= payload.count {
+            let word = payload.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            payload.storeBytes(of: word ^ wide, toByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < payload.count {
+            payload[index] ^= key[index & 3]
+            index += 1
+        }
     }
 
     /// Four bytes from `SystemRandomNumberGenerator` (getrandom/arc4random: unpredictable, as
