@@ -105,7 +105,13 @@
         }
 
         func enqueue(_ bytes: [UInt8]) {
-            outgoing += bytes
+            // Nothing waiting (the usual case): the frame becomes the queue, no copy.
+            if written == outgoing.count {
+                outgoing = bytes
+                written = 0
+            } else {
+                outgoing += bytes
+            }
             queuedTotal += bytes.count
         }
 
