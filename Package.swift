@@ -38,10 +38,18 @@ let package = Package(
         // The package toolbox under everything: locks, clocks, once-values, POSIX reads and writes,
         // SHA-256, durations, backoff, whitespace and JSON-path helpers. Package API only.
         .target(name: "NetToolbox"),
+        // The redaction engine under NetBase: which names hide their values (`RedactionRules`),
+        // URL, free-text and body redaction (JSON, form, multipart) and the known secret
+        // values scrubbed everywhere else. Package API only; what takes a `Request` stays in NetBase.
+        .target(name: "NetRedaction", dependencies: ["NetToolbox"]),
         // Values and contracts every layer shares: targets, requests, responses, errors, the plugin
         // and transport protocols, encoding, events, the redaction rules their descriptions apply,
         // the public cookie jar. No engine, no threads of its own.
-        .target(name: "NetBase", dependencies: ["NetToolbox"]),
+        .target(name: "NetBase", dependencies: ["NetToolbox", "NetRedaction"]),
+        // What every transport does the same way around a single exchange, above NetBase: request
+        // checks, capability refusals, redirects hop by hop, body stream reading, Content-Length
+        // checks, the environment's proxy variables. Package API only.
+        .target(name: "NetTransportSupport", dependencies: ["NetBase", "NetToolbox"]),
         // The WebSocket engine every transport shares (RFC 6455/7692): frame codec, connection state
         // machine, handshake, permessage-deflate parameters, SHA-1, UTF-8 validation, the inbox,
         // observers. Package API only; the public `WebSocket` values stay in NetBase.
@@ -50,7 +58,7 @@ let package = Package(
         .target(
             name: "NetCurl",
             dependencies: [
-                "NetBase", "NetToolbox", "NetWebSocketCore",
+                "NetBase", "NetToolbox", "NetRedaction", "NetTransportSupport", "NetWebSocketCore",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CCurlOpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "CZlib", condition: .when(platforms: [.linux])),
@@ -62,14 +70,14 @@ let package = Package(
         // zlib's raw deflate, for the curl WebSocket's permessage-deflate (NetCurl/WebSocket/CurlWebSocketDeflate.swift).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The URLSession transport.
-        .target(name: "NetURLSession", dependencies: ["NetBase", "NetToolbox", "NetWebSocketCore"]),
+        .target(name: "NetURLSession", dependencies: ["NetBase", "NetToolbox", "NetTransportSupport", "NetWebSocketCore"]),
         // Provider, the pipeline, streams, stubs and the default transport of the platform; it
         // re-exports the layers below, so `import NetCore` is the one import a user needs.
         // The integrations live in NetCore/Integrations, each file behind `#if <Trait>`.
         .target(
             name: "NetCore",
             dependencies: [
-                "NetBase", "NetToolbox", "NetWebSocketCore", "NetURLSession", "NetCurl",
+                "NetBase", "NetToolbox", "NetRedaction", "NetTransportSupport", "NetWebSocketCore", "NetURLSession", "NetCurl",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
@@ -78,7 +86,7 @@ let package = Package(
         .target(
             name: "NetPlugins",
             dependencies: [
-                "NetCore", "NetToolbox", "NetWebSocketCore",
+                "NetCore", "NetToolbox", "NetRedaction", "NetWebSocketCore",
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             ]
         ),
@@ -109,11 +117,14 @@ let package = Package(
             exclude: ["RequestPathRules.md"]),
         .testTarget(name: "NetBaseTests", dependencies: ["NetBase", "NetToolbox", "NetTestSupport"]),
         .testTarget(name: "NetToolboxTests", dependencies: ["NetToolbox"]),
+        .testTarget(name: "NetRedactionTests", dependencies: ["NetRedaction"]),
+        .testTarget(name: "NetTransportSupportTests", dependencies: ["NetTransportSupport", "NetBase"]),
         .testTarget(name: "NetWebSocketCoreTests", dependencies: ["NetWebSocketCore", "NetBase", "NetToolbox"]),
-        .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetWebSocketCore", "NetTestSupport"]),
+        .testTarget(
+            name: "NetCoreTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetTransportSupport", "NetWebSocketCore", "NetTestSupport"]),
         .testTarget(name: "NetURLSessionTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetURLSession", "NetWebSocketCore"]),
         .testTarget(name: "NetCurlTests", dependencies: ["NetCore", "NetToolbox", "NetBase", "NetCurl", "NetWebSocketCore", "NetTestSupport"]),
-        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetToolbox", "NetPlugins", "NetWebSocketCore", "NetTestSupport"]),
+        .testTarget(name: "NetPluginsTests", dependencies: ["NetCore", "NetToolbox", "NetRedaction", "NetPlugins", "NetWebSocketCore", "NetTestSupport"]),
         .testTarget(name: "CachePluginTests", dependencies: ["NetCore", "NetToolbox", "NetPlugins", "NetTestSupport"]),
         .testTarget(name: "NetBatchTests", dependencies: ["NetCore", "NetToolbox", "NetBatch", "NetTestSupport"]),
         .testTarget(name: "NetChainTests", dependencies: ["NetCore", "NetToolbox", "NetChain", "NetBatch", "NetTestSupport"]),

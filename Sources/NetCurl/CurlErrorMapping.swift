@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetRedaction
     import NetBase
     import CCurl
     import Foundation

@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetRedaction
     import NetToolbox
     import NetBase
     import CCurl

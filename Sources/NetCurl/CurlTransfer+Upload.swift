@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetTransportSupport
     import NetBase
     import CCurl
     import Foundation

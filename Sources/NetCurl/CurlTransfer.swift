@@ -1,4 +1,5 @@
 #if canImport(CCurl)
+    import NetTransportSupport
     import NetToolbox
     import NetBase
     import CCurl

@@ -1,3 +1,4 @@
+import NetRedaction
 import NetWebSocketCore
 import NetToolbox
 import Foundation

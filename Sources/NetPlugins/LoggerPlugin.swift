@@ -1,3 +1,4 @@
+import NetRedaction
 import NetToolbox
 import Foundation
 import NetCore

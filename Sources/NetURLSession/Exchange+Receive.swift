@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+    import NetTransportSupport
     import NetToolbox
     import FoundationNetworking
 #endif

@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+    import NetTransportSupport
     import FoundationNetworking
 #endif
 import Foundation

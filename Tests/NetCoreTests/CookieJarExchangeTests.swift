@@ -1,3 +1,4 @@
+import NetTransportSupport
 import NetToolbox
 import Foundation
 import NetTestSupport

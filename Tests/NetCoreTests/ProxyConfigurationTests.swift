@@ -1,3 +1,4 @@
+import NetTransportSupport
 import Foundation
 import NetCore
 import NetTestSupport

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Which proxy each request goes through: one for `http` URLs, one for `https` URLs, and hosts

@@ -1,3 +1,4 @@
+import NetRedaction
 import Foundation
 
 /// Every way a NetKit request can fail. Each case's ``description`` says what failed and what to do.

@@ -1,3 +1,4 @@
+import NetRedaction
 extension SecretRedactor {
     /// Header names whose values are URLs: their userinfo and secret query values are redacted.
     private static let urlHeaderNames: Set<String> = ["location", "content-location", "referer", "origin", "link", "refresh"]

@@ -1,3 +1,4 @@
+import NetRedaction
 import Foundation
 
 /// A fully built HTTP request, as plugins and transports see it.

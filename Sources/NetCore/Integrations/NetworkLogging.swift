@@ -1,4 +1,5 @@
 #if Logging
+    import NetRedaction
     import NetToolbox
     import Foundation
     import Logging

@@ -1,4 +1,5 @@
 #if Tracing
+    import NetRedaction
     import NetToolbox
     import Foundation
     import NetBase

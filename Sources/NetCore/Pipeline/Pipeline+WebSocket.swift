@@ -1,3 +1,4 @@
+import NetTransportSupport
 import NetWebSocketCore
 import NetToolbox
 import NetBase

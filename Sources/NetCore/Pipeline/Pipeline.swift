@@ -1,3 +1,4 @@
+import NetTransportSupport
 import NetBase
 import Foundation
 

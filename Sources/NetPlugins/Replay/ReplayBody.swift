@@ -1,3 +1,4 @@
+import NetRedaction
 import Foundation
 import NetCore
 

@@ -1,3 +1,4 @@
+import NetToolbox
 import NetCore
 
 /// `application/x-www-form-urlencoded` text (a form body, or a URL's percent-encoded query)

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// What the pipeline does about a transport's ``TransportCapabilities``, in one place:

@@ -1,5 +1,6 @@
 import Foundation
-@testable import NetBase
+import NetBase
+import NetTransportSupport
 import Testing
 
 /// `ResponseIntegrity.contentLength`: the one length a response announces, or why it is refused

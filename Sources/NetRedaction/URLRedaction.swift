@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 extension SecretRedactor {

@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Follows redirects one hop at a time for a transport that sends single hops.

@@ -1,3 +1,5 @@
+import NetBase
+import NetToolbox
 import Foundation
 
 /// The proxy variables libcurl reads from the environment by itself, for a transport that cannot

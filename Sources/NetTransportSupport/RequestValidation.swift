@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// The checks every request passes after `prepare` and before `willSend`, whatever the transport:

@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// Redacts `application/x-www-form-urlencoded` bodies field by field.

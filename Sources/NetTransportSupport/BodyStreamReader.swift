@@ -1,3 +1,4 @@
+import NetBase
 import Foundation
 
 /// Reads a body's segments in order into caller buffers, one file open at a time.

@@ -27,13 +27,6 @@ extension SecretRedactor {
         return .other
     }
 
-    /// The request's content type: its `Content-Type` header, or a multipart body's own type.
-    package static func contentType(of request: Request) -> String? {
-        if let type = request.headers["Content-Type"] { return type }
-        if case .multipart(let body) = request.body { return body.contentType }
-        return nil
-    }
-
     /// `body` redacted by structure for its content type (JSON keys at any depth, form fields,
     /// multipart part names), then with every known secret replaced in what remains. Text or
     /// binary alike: the result never holds a known secret's bytes. Returns `body` itself when
@@ -42,12 +35,6 @@ extension SecretRedactor {
         guard !body.isEmpty else { return body }
         let structured = redactStructure(body, format: format(contentType: contentType, body: body), rules: rules).body
         return secrets.scrub(structured)
-    }
-
-    /// The request's body redacted (see ``redact(body:contentType:secrets:rules:)``), or `nil`
-    /// when it is not in memory (a file, or multipart with file parts).
-    package static func redactedBody(of request: Request, secrets: KnownSecrets, rules: RedactionRules = .default) -> Data? {
-        request.body.inMemoryData.map { redact(body: $0, contentType: contentType(of: request), secrets: secrets, rules: rules) }
     }
 
     /// The structural step alone: `body` with secret fields replaced, and the values it hid

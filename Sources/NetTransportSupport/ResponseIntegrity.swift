@@ -1,3 +1,4 @@
+import NetBase
 import NetToolbox
 import Foundation
 

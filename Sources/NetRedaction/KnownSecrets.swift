@@ -1,3 +1,4 @@
+import NetToolbox
 import Foundation
 
 /// The secret values a request carries (under redacted header, query, userinfo and body field
@@ -23,25 +24,6 @@ package struct KnownSecrets: Sendable, Hashable {
     /// Exactly these values (no other spellings added), empty strings left out.
     package init(values: some Sequence<String>) {
         for value in values where !value.isEmpty && !self.values.contains(value) { self.values.append(value) }
-        sort()
-    }
-
-    /// The secrets of `request`, and of `responseHeaders` when given, under `rules`.
-    package init(request: Request, responseHeaders: HTTPHeaders? = nil, rules: RedactionRules = .default) {
-        for field in request.headers where rules.redactsHeader(field.name) { addHeader(field.name, field.value) }
-        // A cookie jar adds its Cookie header on the wire only, so its values are collected here.
-        if let jar = request.cookieJar, rules.redactsHeader("Cookie") {
-            for cookie in jar.cookies(for: request.url) { add(cookie.value) }
-        }
-        if let responseHeaders {
-            for field in responseHeaders where rules.redactsHeader(field.name) { addHeader(field.name, field.value) }
-        }
-        addUserinfo(of: request.url)
-        addQueryItems(of: request.url, rules: rules)
-        if let data = request.body.inMemoryData, !data.isEmpty {
-            let format = SecretRedactor.format(contentType: SecretRedactor.contentType(of: request), body: data)
-            for value in SecretRedactor.redactStructure(data, format: format, rules: rules).hidden { add(value) }
-        }
         sort()
     }
 
@@ -103,7 +85,9 @@ package struct KnownSecrets: Sendable, Hashable {
         values.sort { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    private mutating func addHeader(_ name: String, _ value: String) {
+    /// Adds the value of the redacted header `name`, and the parts a server may echo on their
+    /// own (the credentials after an `Authorization` scheme, cookie values, each subprotocol).
+    package mutating func addHeader(_ name: String, _ value: String) {
         add(value)
         switch name.lowercased() {
         case "authorization", "proxy-authorization":
@@ -123,6 +107,20 @@ package struct KnownSecrets: Sendable, Hashable {
     private mutating func addPairValue(_ pair: Substring) {
         guard let equals = pair.firstIndex(of: "=") else { return }
         add(String(pair[pair.index(after: equals)...]))
+    }
+
+    /// Adds the secrets a URL carries: its userinfo and the values of its secret query items.
+    package mutating func addSecrets(of url: URL, rules: RedactionRules) {
+        addUserinfo(of: url)
+        addQueryItems(of: url, rules: rules)
+    }
+
+    /// Adds the values that structural redaction hides in `body` (JSON keys, form fields,
+    /// multipart parts with secret names).
+    package mutating func addHiddenFields(of body: Data, contentType: String?, rules: RedactionRules) {
+        guard !body.isEmpty else { return }
+        let format = SecretRedactor.format(contentType: contentType, body: body)
+        for value in SecretRedactor.redactStructure(body, format: format, rules: rules).hidden { add(value) }
     }
 
     /// The password of `user:password@`, and the Basic credentials a transport may build from it.

@@ -1,12 +1,13 @@
 import Foundation
 
-/// `NO_PROXY`-style matching of host names and addresses (see ``ProxyConfiguration/bypass``).
-struct ProxyBypassList {
+/// `NO_PROXY`-style matching of host names and addresses (NetBase's `ProxyConfiguration.bypass`
+/// and the environment proxy check).
+package struct ProxyBypassList {
     /// The entries of a `NO_PROXY` value that libcurl (7.88, the version FoundationNetworking and
     /// CurlTransport load on Debian 12) would match, written for this list's own rules: `*` only
     /// as the whole value; tokens (split at commas and white space) with a `*` or a port, and
     /// bracketed tokens, never match there and are dropped; a `/0` prefix means the exact address.
-    static func entries(libcurlNoProxy value: String) -> [String] {
+    package static func entries(libcurlNoProxy value: String) -> [String] {
         let whole = value.trimmingCharacters(in: .whitespaces)
         if whole == "*" { return ["*"] }
         let separators = CharacterSet(charactersIn: ", \t")
@@ -21,7 +22,7 @@ struct ProxyBypassList {
 
     private let entries: [String]
 
-    init(_ raw: [String]) {
+    package init(_ raw: [String]) {
         entries = raw.compactMap { entry in
             var value = entry.trimmingCharacters(in: .whitespaces).lowercased()
             if value.hasPrefix("*.") { value.removeFirst(2) } else if value.hasPrefix(".") { value.removeFirst() }
@@ -39,7 +40,7 @@ struct ProxyBypassList {
     }
 
     /// Whether `host` (a name, an IPv4 address or an IPv6 address with or without brackets) matches.
-    func matches(_ host: String) -> Bool {
+    package func matches(_ host: String) -> Bool {
         var host = host.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }
