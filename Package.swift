@@ -43,8 +43,8 @@ let package = Package(
         // values scrubbed everywhere else. Package API only; what takes a `Request` stays in NetBase.
         .target(name: "NetRedaction", dependencies: ["NetToolbox"]),
         // Values and contracts every layer shares: targets, requests, responses, errors, the plugin
-        // and transport protocols, encoding, events, the redaction rules their descriptions apply,
-        // the public cookie jar. No engine, no threads of its own.
+        // and transport protocols, encoding, events, the request side of the redaction their
+        // descriptions apply, the public cookie jar. No engine, no threads of its own.
         .target(name: "NetBase", dependencies: ["NetToolbox", "NetRedaction"]),
         // What every transport does the same way around a single exchange, above NetBase: request
         // checks, capability refusals, redirects hop by hop, body stream reading, Content-Length
