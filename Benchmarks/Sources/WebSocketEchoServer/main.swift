@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -56,5 +57,6 @@ let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.single
         }
     }
     .bind(host: "127.0.0.1", port: port).get()
-print(server.localAddress?.port ?? 0)
+// Written straight to the descriptor: `print` would sit in stdio's buffer behind a pipe.
+FileHandle.standardOutput.write(Data("\(server.localAddress?.port ?? 0)\n".utf8))
 try await server.closeFuture.get()

@@ -42,6 +42,11 @@ public final class WebSocket: Sendable {
     }
 
     /// Sends a whole message in one frame.
+    ///
+    /// On `CurlTransport` it returns once the connection has taken the message, at once while
+    /// less than 1 MiB waits to be written and the socket keeps up; beyond that it waits for the
+    /// socket, so a sender faster than the network is slowed down rather than buffered without
+    /// bound. A message taken is sent unless the connection fails first.
     /// - Throws: ``NetworkError`` when the connection is closing, closed or failed.
     public func send(_ message: Message) async throws {
         try await connection.send(message)

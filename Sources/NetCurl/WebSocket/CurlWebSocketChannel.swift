@@ -29,7 +29,16 @@
             /// by whoever removes it first (the loop, a cancel, or the end).
             var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
             var lastWaiter: UInt64 = 0
+            /// Payload bytes of sends accepted without waiting that the loop has not taken yet.
+            var acceptedBytes = 0
+            /// The loop's unwritten bytes reached ``CurlWebSocketSession/outgoingLimit``.
+            var backlogged = false
+            /// A close or an abandon was asked for: sends after it are refused.
+            var closing = false
         }
+
+        /// A send is accepted at once while this many bytes (and no backlog) wait for the loop.
+        static let acceptedLimit = 1 << 20
 
         let inbox: WebSocketInbox
         private let shared = Locked(Shared())
@@ -44,10 +53,25 @@
 
         // MARK: Callers
 
-        /// Waits until the frame is written; cancelling the task ends the wait with
-        /// ``NetworkError/cancelled`` (a frame not yet queued for the socket is then not sent).
+        /// Hands the message to the loop. While little waits to be written (under
+        /// ``acceptedLimit`` bytes, and the socket keeps up) it returns at once, so many sends
+        /// become one turn of the loop and one write; past that it waits until the frame is
+        /// written, which is the back-pressure a fast sender feels. Cancelling a waiting send ends
+        /// it with ``NetworkError/cancelled`` (a frame not yet queued for the socket is then not sent).
         func send(_ message: WebSocket.Message) async throws {
-            try await submitWaiting { .send(message, waiter: $0) }
+            let size = message.byteCount
+            let accepted: Bool? = shared.withLock { shared in
+                guard !shared.ended, !shared.closing else { return nil }
+                guard !shared.backlogged, shared.acceptedBytes + size <= Self.acceptedLimit else { return false }
+                shared.acceptedBytes += size
+                shared.commands.append(.send(message, waiter: 0))
+                return true
+            }
+            switch accepted {
+            case nil: throw WebSocketErrors.closed
+            case true?: wake()
+            case false?: try await submitWaiting { .send(message, waiter: $0) }
+            }
         }
 
         /// Waits for the pong; cancelling the task ends the wait with ``NetworkError/cancelled``,
@@ -125,6 +149,10 @@
         private func submit(_ command: Command) {
             let accepted = shared.withLock { shared in
                 guard !shared.ended else { return false }
+                switch command {
+                case .close, .abandon: shared.closing = true
+                case .send, .ping: break
+                }
                 shared.commands.append(command)
                 return true
             }
@@ -146,10 +174,15 @@
 
         /// The commands queued since the last call.
         func takeCommands() -> [Command] {
-            return shared.withLock { shared in
-                defer { shared.commands = [] }
+            shared.withLock { shared in
+                defer { (shared.commands, shared.acceptedBytes) = ([], 0) }
                 return shared.commands
             }
+        }
+
+        /// The loop's unwritten bytes reached (or fell back under) its limit.
+        func setBacklogged(_ backlogged: Bool) {
+            shared.withLock { $0.backlogged = backlogged }
         }
 
         /// Ends the handshake wait with `result` (once).

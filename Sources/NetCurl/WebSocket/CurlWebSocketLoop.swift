@@ -48,34 +48,48 @@
 
         /// Runs forever on the loop's own thread.
         func run() {
-            var waits = [
-                curl_waitfd(fd: queue.wakePipe.readDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0),
-                curl_waitfd(fd: epoll, events: Int16(CURL_WAIT_POLLIN), revents: 0),
-            ]
+            // The wake pipe waits in the epoll set too (key 0: no session has it), so while nothing
+            // is connecting one epoll_wait is the whole wait.
+            let watchingWakes = epoll >= 0 && netkit_epoll_control(epoll, EPOLL_CTL_ADD, queue.wakePipe.readDescriptor, netkit_epoll_in, 0) == 0
+            var waits = [curl_waitfd(fd: watchingWakes ? epoll : queue.wakePipe.readDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)]
             while true {
                 let (openings, ready) = queue.take()
-                for opening in openings { adopt(opening) }
-                var running: Int32 = 0
-                _ = curl_multi_perform(multi, &running)
-                collectConnected()
-                pollSockets()
+                for opening in openings { adopt(opening, watchingWakes: watchingWakes) }
+                if !connecting.isEmpty {
+                    var running: Int32 = 0
+                    _ = curl_multi_perform(multi, &running)
+                    collectConnected()
+                }
                 for id in ready { step(id) }
                 let repeats = again
                 again = []
                 for id in repeats { step(id) }
                 fireTimers()
-                var count: Int32 = 0
-                waits[0].revents = 0
-                waits[1].revents = 0
-                _ = curl_multi_poll(multi, &waits, epoll >= 0 ? 2 : 1, again.isEmpty ? waitMilliseconds() : 0, &count)
+                let timeout = again.isEmpty ? waitMilliseconds() : 0
+                if connecting.isEmpty, watchingWakes {
+                    waitForSockets(milliseconds: timeout)
+                } else {
+                    // libcurl's connecting sockets are its own: it polls them beside the epoll set.
+                    var count: Int32 = 0
+                    waits[0].revents = 0
+                    _ = curl_multi_poll(multi, &waits, 1, timeout, &count)
+                    if !watchingWakes, waits[0].revents != 0 { queue.wakePipe.drain() }
+                    waitForSockets(milliseconds: 0)
+                }
             }
         }
 
         // MARK: Sessions
 
-        private func adopt(_ opening: CurlWebSocketLoopQueue.Opening) {
+        private func adopt(_ opening: CurlWebSocketLoopQueue.Opening, watchingWakes: Bool) {
             let session = CurlWebSocketSession(opening)
             guard let easy = session.easy, !session.hasEnded else { return }
+            guard watchingWakes else {
+                // Without its epoll set the loop cannot watch a connection: say so, once per open.
+                _ = session.abort(.transport(reason: "the WebSocket loop has no epoll descriptor (the system refused it); nothing was sent"))
+                curl_easy_cleanup(easy)
+                return
+            }
             let id = ObjectIdentifier(session.channel)
             sessions[id] = session
             byKey[Self.key(id)] = id
@@ -97,15 +111,21 @@
             }
         }
 
-        private func pollSockets() {
-            guard epoll >= 0, !registered.isEmpty else { return }
+        /// Waits up to `milliseconds` for the epoll set, then steps each session whose socket is
+        /// ready (and empties the wake pipe when it is the one).
+        private func waitForSockets(milliseconds: Int32) {
+            guard epoll >= 0 else { return }
             let count = readyKeys.withUnsafeMutableBufferPointer { keys in
                 readyEvents.withUnsafeMutableBufferPointer { events in
-                    netkit_epoll_wait(epoll, keys.baseAddress, events.baseAddress, Int32(keys.count), 0)
+                    netkit_epoll_wait(epoll, keys.baseAddress, events.baseAddress, Int32(keys.count), milliseconds)
                 }
             }
             guard count > 0 else { return }
             for index in 0..<Int(count) {
+                guard readyKeys[index] != 0 else {
+                    queue.wakePipe.drain()
+                    continue
+                }
                 let events = readyEvents[index]
                 guard let id = byKey[readyKeys[index]] else { continue }
                 step(

@@ -67,10 +67,10 @@
             if wake { wakePipe.wake() }
         }
 
-        /// The loop thread takes what was handed over since its last call.
+        /// The loop thread takes what was handed over since its last call (the loop empties the
+        /// wake pipe when its poll says the pipe is readable).
         func take() -> (openings: [Opening], ready: [ObjectIdentifier]) {
-            wakePipe.drain()
-            return shared.withLock { shared in
+            shared.withLock { shared in
                 defer { (shared.openings, shared.ready, shared.signalled) = ([], [], false) }
                 return (shared.openings, shared.ready)
             }

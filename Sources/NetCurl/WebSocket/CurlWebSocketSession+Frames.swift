@@ -21,7 +21,14 @@
                     continue
                 }
                 switch socket.receive(into: &buffer) {
-                case .moved(let count): perform(machine.received(buffer[..<count]))
+                case .moved(let count):
+                    perform(machine.received(buffer[..<count]))
+                    // A plain socket that filled less than the buffer has nothing more now (and
+                    // epoll, level-triggered, says so again if it has): no read just to hear "again".
+                    if !readsBuffered, count < buffer.count {
+                        drained = true
+                        reads = .max
+                    }
                 case .wouldBlock:
                     drained = true
                     reads = .max
@@ -42,6 +49,8 @@
             if closeSocket, written == outgoing.count { return end() }
             // Stopped by the read cap with the socket not drained: more may wait (in TLS too).
             if mayRead, !drained, reads >= Self.readsPerStep { again = true }
+            // Compressed frames a pass left for later go on at once, socket event or not.
+            if mayRead, machine.hasUnreadFrames { again = true }
             let deadline = [closeDeadline, nextPing].compactMap { $0 }.min()
             return Interest(read: mayRead, write: written < outgoing.count, deadline: deadline, again: again)
         }
@@ -94,6 +103,12 @@
                 sends.removeFirst()
                 channel.complete(first.waiter, with: .success(()))
             }
+            // Senders wait for the socket while the backlog is at the limit, not before.
+            let backlogged = outgoing.count - written >= Self.outgoingLimit
+            if backlogged != reportedBacklog {
+                reportedBacklog = backlogged
+                channel.setBacklogged(backlogged)
+            }
         }
 
         /// Forgets what was not written (the connection is gone); its senders get an error.
@@ -120,13 +135,14 @@
         func handle(_ command: CurlWebSocketChannel.Command) {
             switch command {
             case .send(let message, let waiter):
-                // A cancelled sender's frame is not sent (nothing of it was queued yet).
-                guard channel.isWaiting(waiter) else { return }
+                // Waiter 0: a send accepted without waiting. A cancelled waiting sender's frame is
+                // not sent (nothing of it was queued yet).
+                guard waiter == 0 || channel.isWaiting(waiter) else { return }
                 switch machine.send(message) {
                 case .success(let bytes):
                     enqueue(bytes)
-                    sends.append((queuedTotal, waiter))
-                case .failure: channel.complete(waiter, with: .failure(WebSocketErrors.closed))
+                    if waiter != 0 { sends.append((queuedTotal, waiter)) }
+                case .failure: if waiter != 0 { channel.complete(waiter, with: .failure(WebSocketErrors.closed)) }
                 }
             case .ping(let waiter):
                 guard channel.isWaiting(waiter), machine.phase == .open else {

@@ -73,6 +73,11 @@
         var nextPing: ContinuousClock.Instant?
         var closeSocket = false
         var waitingForRoom = false
+        /// What the channel was last told about the backlog (``CurlWebSocketChannel/setBacklogged(_:)``).
+        var reportedBacklog = false
+        /// Whether libcurl may hold read data the socket no longer shows (TLS): then reads go on
+        /// until libcurl says "again"; on a plain socket a short read means the socket is drained.
+        let readsBuffered: Bool
 
         /// Sets up the connect; a request libcurl refuses ends the session at once (``phase`` is
         /// then ``Phase/ended`` and the opener has its error).
@@ -82,6 +87,7 @@
             handshake = opening.handshake
             settings = opening.settings
             openingDeadline = .now + opening.request.timeout
+            readsBuffered = opening.request.url.scheme?.lowercased() != "ws"
             errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
             errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
             machine = WebSocketConnectionStateMachine(maximumMessageSize: opening.settings.maximumMessageSize)

@@ -36,8 +36,9 @@
 
         /// Empties the pipe (on the loop's thread, after waking).
         func drain() {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            while POSIX.read(readDescriptor, &bytes, bytes.count) > 0 {}
+            // One byte per batch of work is written, so one read of 256 nearly always empties it.
+            var bytes = [UInt8](repeating: 0, count: 256)
+            while POSIX.read(readDescriptor, &bytes, bytes.count) == bytes.count {}
         }
     }
 #endif

@@ -6,7 +6,7 @@ import Testing
 
 /// Many curl WebSockets at once: they share the WebSocket loops (one thread per core), each
 /// costs one descriptor, every one echoes, and closing them gives every descriptor back. The
-/// 5,000-connection figures against a NIO client are in Benchmarks/ (`--websocket-scale`).
+/// 5,000-connection figures against a NIO client are in Benchmarks/ (`NetBenchmarks --websocket-peer`).
 @Suite("Curl WebSockets at scale", .liveServers, .serialized)
 struct WebSocketScaleTests {
     /// Connections opened at once (fewer under a sanitizer, which is slower).
