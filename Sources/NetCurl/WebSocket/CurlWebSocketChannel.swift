@@ -35,10 +35,24 @@
             var backlogged = false
             /// A close or an abandon was asked for: sends after it are refused.
             var closing = false
+            /// The loop was told and has not taken the commands yet: one wake per batch.
+            var wakePending = false
         }
 
         /// A send is accepted at once while this many bytes (and no backlog) wait for the loop.
         static let acceptedLimit = 1 << 20
+        /// What each accepted message counts beyond its payload, so empty messages are bounded too.
+        static let acceptedOverhead = 64
+
+        /// What ``send(_:)`` does with a message.
+        private enum SendAcceptance {
+            /// Closing or closed.
+            case refused
+            /// Too much waits: the sender waits for the socket.
+            case mustWait
+            /// Queued; the loop is woken unless a wake for this batch is already on its way.
+            case taken(wakeLoop: Bool)
+        }
 
         let inbox: WebSocketInbox
         private let shared = Locked(Shared())
@@ -59,18 +73,19 @@
         /// written, which is the back-pressure a fast sender feels. Cancelling a waiting send ends
         /// it with ``NetworkError/cancelled`` (a frame not yet queued for the socket is then not sent).
         func send(_ message: WebSocket.Message) async throws {
-            let size = message.byteCount
-            let accepted: Bool? = shared.withLock { shared in
-                guard !shared.ended, !shared.closing else { return nil }
-                guard !shared.backlogged, shared.acceptedBytes + size <= Self.acceptedLimit else { return false }
+            let size = message.byteCount + Self.acceptedOverhead
+            let acceptance: SendAcceptance = shared.withLock { shared in
+                guard !shared.ended, !shared.closing, shared.closeCode == nil else { return .refused }
+                guard !shared.backlogged, shared.acceptedBytes + size <= Self.acceptedLimit else { return .mustWait }
                 shared.acceptedBytes += size
                 shared.commands.append(.send(message, waiter: 0))
-                return true
+                defer { shared.wakePending = true }
+                return .taken(wakeLoop: !shared.wakePending)
             }
-            switch accepted {
-            case nil: throw WebSocketErrors.closed
-            case true?: wake()
-            case false?: try await submitWaiting { .send(message, waiter: $0) }
+            switch acceptance {
+            case .refused: throw WebSocketErrors.closed
+            case .mustWait: try await submitWaiting { .send(message, waiter: $0) }
+            case .taken(let wakeLoop): if wakeLoop { wake() }
             }
         }
 
@@ -135,9 +150,7 @@
                     do throws(NetworkError) {
                         try start()
                     } catch {
-                        opened(.failure(error))
-                        inbox.finish(throwing: WebSocketErrors.closed)
-                        _ = end()
+                        failOpening(error)
                     }
                 }
             } onCancel: {
@@ -175,9 +188,16 @@
         /// The commands queued since the last call.
         func takeCommands() -> [Command] {
             shared.withLock { shared in
-                defer { (shared.commands, shared.acceptedBytes) = ([], 0) }
+                defer { (shared.commands, shared.acceptedBytes, shared.wakePending) = ([], 0, false) }
                 return shared.commands
             }
+        }
+
+        /// The opening ends with `error` before any loop took it (no thread for the loop).
+        func failOpening(_ error: NetworkError) {
+            opened(.failure(error))
+            inbox.finish(throwing: WebSocketErrors.closed)
+            _ = end()
         }
 
         /// The loop's unwritten bytes reached (or fell back under) its limit.

@@ -47,7 +47,13 @@
                 do {
                     try CurlWebSocketThread.start(name: "NetKit.WS.\(index)") { [self] in CurlWebSocketLoop(queue: self).run() }
                 } catch {
-                    shared.withLock { $0.threadStarted = false }
+                    // Openings other callers queued meanwhile have no thread either: they fail too.
+                    let stranded = shared.withLock { shared in
+                        shared.threadStarted = false
+                        defer { shared.openings = [] }
+                        return shared.openings
+                    }
+                    for opening in stranded { opening.channel.failOpening(error) }
                     throw error
                 }
             }

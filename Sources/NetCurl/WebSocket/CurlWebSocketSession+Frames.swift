@@ -41,7 +41,9 @@
             var again = false
             if !channel.inbox.hasRoom, !waitingForRoom {
                 waitingForRoom = true
-                channel.inbox.onRoom { [channel] in channel.wake() }
+                // Weakly: the inbox belongs to the channel, so a strong capture would keep both alive
+                // when the reader goes away without reading.
+                channel.inbox.onRoom { [weak channel] in channel?.wake() }
                 // The reader may have emptied the inbox before the callback was set.
                 if channel.inbox.hasRoom { again = true }
             }
@@ -73,7 +75,7 @@
                 closeSocket = true
                 dropOutgoing()
             }
-            if let nextPing, now >= nextPing, let interval = settings.pingInterval {
+            if let nextPing, now >= nextPing, let interval = pingInterval {
                 self.nextPing = now + interval
                 if case .success(let bytes) = machine.ping(payload: []) { enqueue(bytes) }
             }

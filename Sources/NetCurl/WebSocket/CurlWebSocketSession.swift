@@ -79,6 +79,12 @@
         /// until libcurl says "again"; on a plain socket a short read means the socket is drained.
         let readsBuffered: Bool
 
+        /// The ping interval, none when not positive, at least 10 ms (a zero interval would keep the
+        /// loop from ever sleeping).
+        var pingInterval: Duration? {
+            settings.pingInterval.flatMap { $0 > .zero ? max($0, .milliseconds(10)) : nil }
+        }
+
         /// Sets up the connect; a request libcurl refuses ends the session at once (``phase`` is
         /// then ``Phase/ended`` and the opener has its error).
         init(_ opening: CurlWebSocketLoopQueue.Opening) {
@@ -151,6 +157,9 @@
                 // libcurl connects; a cancel reaches it through the progress callback.
                 return Interest(deadline: nil)
             case .handshaking(let socket, var state):
+                // The state leaves `phase` first, so its buffer is not shared (no copy per append);
+                // every way out of the step sets `phase` again.
+                phase = .ended
                 return stepHandshake(socket, &state, buffer: &buffer)
             case .open(let socket):
                 return stepFrames(socket, buffer: &buffer)
@@ -162,7 +171,7 @@
         /// The handshake succeeded: frames start, with what came after the 101's head.
         func upgraded(_ socket: CurlWebSocketSocket, first: [UInt8], buffer: inout [UInt8]) -> Interest {
             phase = .open(socket)
-            nextPing = settings.pingInterval.map { .now + $0 }
+            nextPing = pingInterval.map { .now + $0 }
             perform(machine.received(first))
             return stepFrames(socket, buffer: &buffer)
         }
