@@ -18,8 +18,6 @@
         /// The earliest deadline in the heap (maybe a stale one: waking early is harmless).
         var earliest: ContinuousClock.Instant? { heap.first?.deadline }
 
-        var isEmpty: Bool { heap.isEmpty }
-
         mutating func schedule(_ entry: Entry) {
             heap.append(entry)
             var child = heap.count - 1
